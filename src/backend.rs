@@ -1,0 +1,95 @@
+//! The one place that chooses how blocks are compressed and filtered.
+
+use core::fmt;
+
+use crate::compress::{self, Block};
+use crate::ubc;
+
+/// A way to compress and filter blocks; chosen once per hasher.
+pub(crate) struct Backend {
+    /// The name callers use to force it.
+    pub name: &'static str,
+    /// Plain SHA-1 compression of whole blocks.
+    pub compress: fn(&mut [u32; 5], &[Block]),
+    /// The filter: `out[i]` is the DV mask of `blocks[i]`.
+    pub filter: fn(&[Block], &mut [u32]),
+    /// Whether this CPU runs it.
+    pub supported: fn() -> bool,
+}
+
+impl fmt::Debug for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+fn always() -> bool {
+    true
+}
+
+/// Every backend this build knows, fastest first; `portable` is last.
+static BACKENDS: &[Backend] = &[Backend {
+    name: "portable",
+    compress: compress::portable::compress_blocks,
+    filter: ubc::portable::masks,
+    supported: always,
+}];
+
+impl Backend {
+    /// The fastest backend this CPU supports.
+    pub(crate) fn best() -> &'static Backend {
+        BACKENDS
+            .iter()
+            .find(|b| (b.supported)())
+            .expect("the portable backend is always supported")
+    }
+
+    /// The backend called `name`, if it exists and this CPU supports it.
+    pub(crate) fn by_name(name: &str) -> Result<&'static Backend, BackendError> {
+        let backend = BACKENDS
+            .iter()
+            .find(|b| b.name == name)
+            .ok_or(BackendError { unsupported: false })?;
+        if (backend.supported)() {
+            Ok(backend)
+        } else {
+            Err(BackendError { unsupported: true })
+        }
+    }
+}
+
+/// The names of the backends this CPU can run, fastest first.
+///
+/// ```
+/// assert!(sha1dc_wasm::available_backends().any(|name| name == "portable"));
+/// ```
+pub fn available_backends() -> impl Iterator<Item = &'static str> {
+    BACKENDS.iter().filter(|b| (b.supported)()).map(|b| b.name)
+}
+
+/// A backend was asked for by a name this build does not know, or one whose
+/// instructions this CPU lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackendError {
+    unsupported: bool,
+}
+
+impl BackendError {
+    /// True when the backend exists but this CPU cannot run it.
+    pub fn is_unsupported(&self) -> bool {
+        self.unsupported
+    }
+}
+
+impl fmt::Display for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.unsupported {
+            f.write_str("this CPU lacks the instructions that backend needs")
+        } else {
+            f.write_str("no backend has that name")
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for BackendError {}

@@ -1,0 +1,156 @@
+//! SHA-1 compression: the step function shared by every backend and by the
+//! recompression, and one file per way of compressing whole blocks.
+
+pub(crate) mod portable;
+
+/// The SHA-1 initial chaining value.
+pub(crate) const IV: [u32; 5] = [
+    0x6745_2301,
+    0xefcd_ab89,
+    0x98ba_dcfe,
+    0x1032_5476,
+    0xc3d2_e1f0,
+];
+
+const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
+
+/// A message block: 64 bytes.
+pub(crate) type Block = [u8; 64];
+
+/// The working state `a, b, c, d, e` before some step.
+pub(crate) type State = [u32; 5];
+
+#[inline(always)]
+fn f(t: usize, b: u32, c: u32, d: u32) -> u32 {
+    match t / 20 {
+        0 => d ^ (b & (c ^ d)),
+        2 => (b & c) | (d & (b | c)),
+        _ => b ^ c ^ d,
+    }
+}
+
+/// One step forward: the state before step `t` becomes the state after it.
+#[inline(always)]
+pub(crate) fn step(t: usize, s: &mut State, w: u32) {
+    let [a, b, c, d, e] = *s;
+    let a2 = a
+        .rotate_left(5)
+        .wrapping_add(f(t, b, c, d))
+        .wrapping_add(e)
+        .wrapping_add(K[t / 20])
+        .wrapping_add(w);
+    *s = [a2, a, b.rotate_left(30), c, d];
+}
+
+/// One step backward: the state after step `t` becomes the state before it.
+#[inline(always)]
+pub(crate) fn unstep(t: usize, s: &mut State, w: u32) {
+    let [a2, a, b30, c, d] = *s;
+    let b = b30.rotate_right(30);
+    let e = a2
+        .wrapping_sub(a.rotate_left(5))
+        .wrapping_sub(f(t, b, c, d))
+        .wrapping_sub(K[t / 20])
+        .wrapping_sub(w);
+    *s = [a, b, c, d, e];
+}
+
+/// The 16 big-endian message words of a block.
+#[inline(always)]
+pub(crate) fn load_words(block: &Block) -> [u32; 16] {
+    let mut m = [0u32; 16];
+    for (word, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
+        *word = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    }
+    m
+}
+
+/// The 80 expanded message words of a block.
+#[inline(always)]
+pub(crate) fn expand(block: &Block) -> [u32; 80] {
+    let mut w = [0u32; 80];
+    w[..16].copy_from_slice(&load_words(block));
+    for t in 16..80 {
+        w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
+    }
+    w
+}
+
+/// Compresses one block given by its expanded words into the chaining value.
+#[inline(always)]
+pub(crate) fn compress_expanded(ihv: &mut [u32; 5], w: &[u32; 80]) {
+    let mut s = *ihv;
+    for (t, &word) in w.iter().enumerate() {
+        step(t, &mut s, word);
+    }
+    for (h, x) in ihv.iter_mut().zip(s) {
+        *h = h.wrapping_add(x);
+    }
+}
+
+/// The working state before step `t` of the compression that took `ihv_in`
+/// to `ihv_out`, found by running the steps from the end back to `t`: for
+/// `t` = 58 or 65 that is 22 or 15 steps, cheaper than the 58 or 65 forward,
+/// and it lets a backend that never exposes its middle states (SHA-NI) skip
+/// storing them for the rare block that needs them.
+pub(crate) fn state_before(
+    t: usize,
+    ihv_in: &[u32; 5],
+    ihv_out: &[u32; 5],
+    w: &[u32; 80],
+) -> State {
+    let mut s = [0u32; 5];
+    for i in 0..5 {
+        s[i] = ihv_out[i].wrapping_sub(ihv_in[i]);
+    }
+    for i in (t..80).rev() {
+        unstep(i, &mut s, w[i]);
+    }
+    s
+}
+
+/// SHA-1 padding: the one or two final blocks for a message of `len` bytes
+/// whose last `tail.len() == len % 64` bytes are `tail`.
+pub(crate) fn padding(tail: &[u8], len: u64) -> ([Block; 2], usize) {
+    let mut blocks = [[0u8; 64]; 2];
+    let n = tail.len();
+    debug_assert!(n < 64);
+    let flat = blocks.as_flattened_mut();
+    flat[..n].copy_from_slice(tail);
+    flat[n] = 0x80;
+    let count = if n < 56 { 1 } else { 2 };
+    flat[count * 64 - 8..count * 64].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
+    (blocks, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unstep_inverts_step() {
+        let mut s: State = [1, 0xdead_beef, 3, 0x8000_0000, 5];
+        for t in [0, 19, 20, 39, 40, 59, 60, 79] {
+            let before = s;
+            step(t, &mut s, 0x1234_5678 ^ t as u32);
+            unstep(t, &mut s, 0x1234_5678 ^ t as u32);
+            assert_eq!(s, before, "step {t}");
+            step(t, &mut s, 7);
+        }
+    }
+
+    #[test]
+    fn state_before_matches_forward_run() {
+        let block: Block = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        let w = expand(&block);
+        let mut out = IV;
+        compress_expanded(&mut out, &w);
+        for t in [0, 58, 65, 80] {
+            let mut s = IV;
+            for (i, &word) in w.iter().enumerate().take(t) {
+                step(i, &mut s, word);
+            }
+            assert_eq!(state_before(t, &IV, &out, &w), s, "t = {t}");
+        }
+    }
+}

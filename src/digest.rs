@@ -1,0 +1,147 @@
+use core::fmt;
+use core::str::FromStr;
+
+/// A 20-byte SHA-1 (or safe-hash) digest; `Display` is lower-case hex.
+///
+/// ```
+/// use sha1dc_wasm::Digest;
+///
+/// let d: Digest = "A9993E364706816ABA3E25717850C26C9CD0D89D".parse().unwrap();
+/// assert_eq!(d.to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+/// assert_eq!(d.as_bytes()[0], 0xa9);
+/// assert!("abc".parse::<Digest>().is_err());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Digest([u8; 20]);
+
+impl Digest {
+    /// A digest from its 20 bytes.
+    pub const fn from_bytes(bytes: [u8; 20]) -> Self {
+        Digest(bytes)
+    }
+
+    /// The 20 bytes.
+    pub const fn as_bytes(&self) -> &[u8; 20] {
+        &self.0
+    }
+
+    /// The 20 bytes, by value.
+    pub const fn to_bytes(self) -> [u8; 20] {
+        self.0
+    }
+
+    /// Lower-case hex in a stack buffer, for `no_std` callers.
+    ///
+    /// ```
+    /// let d = sha1dc_wasm::hash(b"").digest();
+    /// assert_eq!(&d.to_hex(), b"da39a3ee5e6b4b0d3255bfef95601890afd80709");
+    /// ```
+    pub fn to_hex(&self) -> [u8; 40] {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = [0u8; 40];
+        for (i, b) in self.0.iter().enumerate() {
+            out[2 * i] = HEX[usize::from(b >> 4)];
+            out[2 * i + 1] = HEX[usize::from(b & 15)];
+        }
+        out
+    }
+
+    pub(crate) fn from_state(state: &[u32; 5]) -> Self {
+        let mut out = [0u8; 20];
+        for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+        Digest(out)
+    }
+}
+
+impl AsRef<[u8]> for Digest {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl From<Digest> for [u8; 20] {
+    fn from(d: Digest) -> Self {
+        d.0
+    }
+}
+
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let hex = self.to_hex();
+        // The buffer is ASCII hex by construction.
+        f.write_str(core::str::from_utf8(&hex).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl fmt::LowerHex for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl fmt::Debug for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Digest({self})")
+    }
+}
+
+/// Why a string is not a digest: it must be exactly 40 hex digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseDigestError {
+    kind: ParseErrorKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ParseErrorKind {
+    Length(usize),
+    NotHex(usize),
+}
+
+impl fmt::Display for ParseDigestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            ParseErrorKind::Length(n) => {
+                write!(f, "a SHA-1 digest is 40 hex digits, not {n} characters")
+            }
+            ParseErrorKind::NotHex(i) => {
+                write!(f, "character {i} of the digest is not a hex digit")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ParseDigestError {}
+
+impl FromStr for Digest {
+    type Err = ParseDigestError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.as_bytes();
+        if s.len() != 40 {
+            return Err(ParseDigestError {
+                kind: ParseErrorKind::Length(s.len()),
+            });
+        }
+        let nibble = |i: usize| -> Result<u8, ParseDigestError> {
+            let v = match s[i] {
+                c @ b'0'..=b'9' => c - b'0',
+                c @ b'a'..=b'f' => c - b'a' + 10,
+                c @ b'A'..=b'F' => c - b'A' + 10,
+                _ => {
+                    return Err(ParseDigestError {
+                        kind: ParseErrorKind::NotHex(i),
+                    });
+                }
+            };
+            Ok(v)
+        };
+        let mut out = [0u8; 20];
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = (nibble(2 * i)? << 4) | nibble(2 * i + 1)?;
+        }
+        Ok(Digest(out))
+    }
+}

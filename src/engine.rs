@@ -1,0 +1,162 @@
+//! The streaming state machine: buffering, the two chaining values, the
+//! report. It decides what to do with blocks; the backend does the work.
+
+use crate::backend::Backend;
+use crate::compress::{self, Block, IV, compress_expanded, expand};
+use crate::detect::first_match;
+use crate::digest::Digest;
+use crate::dv::DisturbanceVector;
+use crate::{Collision, Outcome};
+
+/// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
+const BATCH: usize = 64;
+
+/// The modes; see [`crate::Builder`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Config {
+    pub detect: bool,
+    pub safe_hash: bool,
+    pub reduced_round: bool,
+    pub ubc: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Engine {
+    config: Config,
+    backend: &'static Backend,
+    /// The output chain: the safe chain once a flagged block changed it.
+    ihv: [u32; 5],
+    /// The plain SHA-1 chain, kept apart only after the chains diverged.
+    plain: Option<[u32; 5]>,
+    buf: Block,
+    buf_len: usize,
+    /// Bytes added so far.
+    len: u64,
+    /// Whole blocks processed so far.
+    blocks: u64,
+    /// First flagged block and its DV.
+    first: Option<(u64, usize)>,
+    flagged: u64,
+}
+
+impl Engine {
+    pub(crate) fn new(config: Config, backend: &'static Backend) -> Self {
+        Engine {
+            config,
+            backend,
+            ihv: IV,
+            plain: None,
+            buf: [0; 64],
+            buf_len: 0,
+            len: 0,
+            blocks: 0,
+            first: None,
+            flagged: 0,
+        }
+    }
+
+    pub(crate) fn reset(&mut self) {
+        *self = Engine::new(self.config, self.backend);
+    }
+
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub(crate) fn backend_name(&self) -> &'static str {
+        self.backend.name
+    }
+
+    pub(crate) fn update(&mut self, mut data: &[u8]) {
+        self.len = self.len.wrapping_add(data.len() as u64);
+        if self.buf_len > 0 {
+            let take = data.len().min(64 - self.buf_len);
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+            self.buf_len += take;
+            data = &data[take..];
+            if self.buf_len < 64 {
+                return;
+            }
+            let block = self.buf;
+            self.process(core::slice::from_ref(&block));
+            self.buf_len = 0;
+        }
+        let (blocks, rest) = data.as_chunks::<64>();
+        self.process(blocks);
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buf_len = rest.len();
+    }
+
+    pub(crate) fn finalize(&mut self) -> Outcome {
+        let (pad, count) = compress::padding(&self.buf[..self.buf_len], self.len);
+        self.process(&pad[..count]);
+        self.buf_len = 0;
+        Outcome {
+            digest: Digest::from_state(&self.ihv),
+            sha1: Digest::from_state(self.plain.as_ref().unwrap_or(&self.ihv)),
+            collision: self.first.map(|(block, dv)| Collision {
+                block,
+                dv: DisturbanceVector::from_index(dv),
+                count: self.flagged,
+            }),
+        }
+    }
+
+    fn process(&mut self, blocks: &[Block]) {
+        let compress = self.backend.compress;
+        if !self.config.detect {
+            compress(&mut self.ihv, blocks);
+            self.blocks += blocks.len() as u64;
+            return;
+        }
+        let mut masks = [u32::MAX; BATCH];
+        for chunk in blocks.chunks(BATCH) {
+            if let Some(plain) = &mut self.plain {
+                compress(plain, chunk);
+            }
+            let masks = &mut masks[..chunk.len()];
+            if self.config.ubc {
+                (self.backend.filter)(chunk, masks);
+            }
+            // Compress runs of unflagged blocks in one call; stop at each
+            // flagged block to check it against its input chaining value.
+            let mut done = 0;
+            for (i, &mask) in masks.iter().enumerate() {
+                if mask == 0 {
+                    continue;
+                }
+                compress(&mut self.ihv, &chunk[done..i]);
+                let ihv_in = self.ihv;
+                compress(&mut self.ihv, &chunk[i..=i]);
+                if self.check(&chunk[i], &ihv_in, self.blocks + i as u64, mask) {
+                    compress(self.plain.as_mut().expect("just diverged"), &chunk[i + 1..]);
+                }
+                done = i + 1;
+            }
+            compress(&mut self.ihv, &chunk[done..]);
+            self.blocks += chunk.len() as u64;
+        }
+    }
+
+    /// Recompresses a block the filter let through; on a collision, records
+    /// it and applies the safe hash. True when this made the chains diverge,
+    /// so the caller must bring the plain chain over the rest of its batch.
+    fn check(&mut self, block: &Block, ihv_in: &[u32; 5], index: u64, mask: u32) -> bool {
+        let w = expand(block);
+        let Some(dv) = first_match(&w, ihv_in, &self.ihv, mask, self.config.reduced_round) else {
+            return false;
+        };
+        self.flagged += 1;
+        self.first.get_or_insert((index, dv));
+        if !self.config.safe_hash {
+            return false;
+        }
+        let diverged = self.plain.is_none();
+        if diverged {
+            self.plain = Some(self.ihv);
+        }
+        compress_expanded(&mut self.ihv, &w);
+        compress_expanded(&mut self.ihv, &w);
+        diverged
+    }
+}

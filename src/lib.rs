@@ -1,0 +1,315 @@
+//! SHA-1 with collision detection: the counter-cryptanalysis of Stevens and
+//! Shumow (the "sha1dc" used by git), from one Rust engine for native code and
+//! WebAssembly.
+//!
+//! SHA-1 is broken (SHAttered, 2017; SHA-mbles, 2020). For every message block
+//! this crate asks, cheaply, whether the block could be one half of a
+//! near-collision built on any of the 32 known disturbance vectors, and for the
+//! rare block that might be, recompresses it with the disturbance vector's
+//! message difference. A block that is part of a collision is flagged, and the
+//! output becomes a "safe hash" that differs for the two colliding messages,
+//! while [`Outcome::sha1`] still gives the true SHA-1.
+//!
+//! ```
+//! use sha1dc_wasm::{hash, Hasher};
+//!
+//! let outcome = hash(b"abc");
+//! assert_eq!(outcome.digest().to_string(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+//! assert!(outcome.collision().is_none());
+//!
+//! // Streaming gives the same answer, whatever the chunking.
+//! let mut hasher = Hasher::new();
+//! hasher.update(b"a");
+//! hasher.update(b"bc");
+//! assert_eq!(hasher.finalize(), outcome);
+//! ```
+//!
+//! The core is `no_std` and never allocates; the default `std` feature adds
+//! [`std::io::Write`] for [`Hasher`].
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(missing_docs)]
+
+mod backend;
+mod compress;
+mod detect;
+mod digest;
+mod dv;
+mod engine;
+mod ubc;
+
+pub use backend::{BackendError, available_backends};
+pub use digest::{Digest, ParseDigestError};
+pub use dv::{DisturbanceVector, DvKind};
+
+use engine::Engine;
+
+/// What hashing a message found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    digest: Digest,
+    sha1: Digest,
+    collision: Option<Collision>,
+}
+
+impl Outcome {
+    /// The output: the safe hash when a collision was detected and safe hashing
+    /// is on (the default), otherwise the plain SHA-1.
+    ///
+    /// ```
+    /// let shattered_prefix = include_bytes!("../tests/data/shattered-1.prefix320.bin");
+    /// let outcome = sha1dc_wasm::hash(shattered_prefix);
+    /// assert_ne!(outcome.digest(), outcome.sha1());
+    /// ```
+    pub fn digest(&self) -> Digest {
+        self.digest
+    }
+
+    /// The plain SHA-1 of the message, whatever was detected.
+    ///
+    /// ```
+    /// let outcome = sha1dc_wasm::hash(include_bytes!("../tests/data/shattered-2.prefix320.bin"));
+    /// assert_eq!(outcome.sha1().to_string(), "f92d74e3874587aaf443d1db961d4e26dde13e9c");
+    /// ```
+    pub fn sha1(&self) -> Digest {
+        self.sha1
+    }
+
+    /// The first block detected as part of a collision, if any.
+    ///
+    /// ```
+    /// let outcome = sha1dc_wasm::hash(include_bytes!("../tests/data/sha-mbles-1.bin"));
+    /// let collision = outcome.collision().expect("SHA-mbles is detected");
+    /// assert_eq!((collision.block(), collision.offset()), (9, 576));
+    /// assert_eq!(collision.dv().to_string(), "II(52,0)");
+    /// ```
+    pub fn collision(&self) -> Option<Collision> {
+        self.collision
+    }
+}
+
+/// Where a collision was detected: the first flagged block, and how many were.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Collision {
+    block: u64,
+    dv: DisturbanceVector,
+    count: u64,
+}
+
+impl Collision {
+    /// Index of the first flagged 64-byte block (0 is the first block).
+    pub fn block(&self) -> u64 {
+        self.block
+    }
+
+    /// Byte offset of the first flagged block in the message.
+    pub fn offset(&self) -> u64 {
+        self.block * 64
+    }
+
+    /// The disturbance vector whose recompression matched in the first flagged block.
+    pub fn dv(&self) -> DisturbanceVector {
+        self.dv
+    }
+
+    /// How many blocks were flagged in all (1 for each public collision).
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+}
+
+/// Hashes `data` in one call with the default options.
+///
+/// ```
+/// let outcome = sha1dc_wasm::hash(include_bytes!("../tests/data/shattered-1.prefix320.bin"));
+/// assert_eq!(outcome.digest().to_string(), "7117b3cb9225aaf0d8ef1a40e493957b0bf8693d");
+/// assert_eq!(outcome.collision().unwrap().offset(), 256);
+/// ```
+pub fn hash(data: &[u8]) -> Outcome {
+    let mut hasher = Hasher::new();
+    hasher.update(data);
+    hasher.finalize()
+}
+
+/// A streaming SHA-1 hasher with collision detection.
+///
+/// Feed it any number of chunks with [`update`](Hasher::update); chunk sizes
+/// never change the result. [`finalize`](Hasher::finalize) consumes it;
+/// [`reset`](Hasher::reset) starts over with the same options.
+///
+/// ```
+/// use sha1dc_wasm::Hasher;
+///
+/// let mut hasher = Hasher::builder().safe_hash(false).build();
+/// hasher.update(include_bytes!("../tests/data/shattered-1.prefix320.bin"));
+/// let outcome = hasher.finalize();
+/// // Without safe hashing, the output is the plain SHA-1, but the report stays.
+/// assert_eq!(outcome.digest(), outcome.sha1());
+/// assert!(outcome.collision().is_some());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Hasher {
+    engine: Engine,
+}
+
+impl Default for Hasher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Hasher {
+    /// A hasher with the defaults: detection on, safe hash on, reduced-round
+    /// detection off, and the fastest backend this CPU supports.
+    pub fn new() -> Self {
+        Builder::default().build()
+    }
+
+    /// Options for a hasher; see [`Builder`].
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+
+    /// Adds `data` to the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.engine.update(data);
+    }
+
+    /// Finishes the message and reports what was found.
+    pub fn finalize(mut self) -> Outcome {
+        self.engine.finalize()
+    }
+
+    /// Finishes the message and reports what was found, leaving the hasher
+    /// reset for a new message with the same options.
+    ///
+    /// ```
+    /// let mut hasher = sha1dc_wasm::Hasher::new();
+    /// hasher.update(b"abc");
+    /// let first = hasher.finalize_reset();
+    /// hasher.update(b"abc");
+    /// assert_eq!(hasher.finalize(), first);
+    /// ```
+    pub fn finalize_reset(&mut self) -> Outcome {
+        let outcome = self.engine.finalize();
+        self.engine.reset();
+        outcome
+    }
+
+    /// Forgets the message so far; the options stay.
+    pub fn reset(&mut self) {
+        self.engine.reset();
+    }
+
+    /// Bytes added so far.
+    pub fn len(&self) -> u64 {
+        self.engine.len()
+    }
+
+    /// True when no byte has been added yet.
+    pub fn is_empty(&self) -> bool {
+        self.engine.len() == 0
+    }
+
+    /// The name of the backend this hasher runs (see [`available_backends`]).
+    pub fn backend(&self) -> &'static str {
+        self.engine.backend_name()
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Write for Hasher {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Options for a [`Hasher`].
+///
+/// ```
+/// use sha1dc_wasm::Hasher;
+///
+/// let hasher = Hasher::builder()
+///     .safe_hash(true)
+///     .reduced_round(true)
+///     .build();
+/// # drop(hasher);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Builder {
+    config: engine::Config,
+    backend: Option<&'static str>,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder {
+            config: engine::Config {
+                detect: true,
+                safe_hash: true,
+                reduced_round: false,
+                ubc: true,
+            },
+            backend: None,
+        }
+    }
+}
+
+impl Builder {
+    /// Detect collisions (default true). Off, the hasher is plain SHA-1.
+    pub fn detect_collisions(mut self, on: bool) -> Self {
+        self.config.detect = on;
+        self
+    }
+
+    /// On a detected collision, output the safe hash (default true): the
+    /// flagged block is compressed three times in all, so the two messages of
+    /// a collision get different outputs.
+    pub fn safe_hash(mut self, on: bool) -> Self {
+        self.config.safe_hash = on;
+        self
+    }
+
+    /// Also flag blocks whose recompression collides in the input chaining
+    /// value, which catches reduced-round collisions (default false).
+    pub fn reduced_round(mut self, on: bool) -> Self {
+        self.config.reduced_round = on;
+        self
+    }
+
+    /// Use the unavoidable-bit-condition filter (default true). Off, every
+    /// block is recompressed for all 32 disturbance vectors: the results are
+    /// the same, about 20 times slower. For tests.
+    pub fn use_filter(mut self, on: bool) -> Self {
+        self.config.ubc = on;
+        self
+    }
+
+    /// Run a named backend instead of the fastest available one; fails when
+    /// the name is unknown or this CPU lacks its instructions.
+    ///
+    /// ```
+    /// let hasher = sha1dc_wasm::Hasher::builder().backend("portable").unwrap().build();
+    /// assert_eq!(hasher.backend(), "portable");
+    /// assert!(sha1dc_wasm::Hasher::builder().backend("no-such-thing").is_err());
+    /// ```
+    pub fn backend(mut self, name: &str) -> Result<Self, BackendError> {
+        self.backend = Some(backend::Backend::by_name(name)?.name);
+        Ok(self)
+    }
+
+    /// The hasher.
+    pub fn build(self) -> Hasher {
+        let backend = match self.backend {
+            Some(name) => backend::Backend::by_name(name).expect("checked by Builder::backend"),
+            None => backend::Backend::best(),
+        };
+        Hasher {
+            engine: Engine::new(self.config, backend),
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! The unavoidable-bit-condition filter, written once over a small vector
+//! trait and instantiated per instruction set.
+//!
+//! A lane holds one block's message word, so a vector of N lanes filters N
+//! blocks at once: the message expansion and the conditions depend only on
+//! the message, never on the chaining value, so a batch of blocks can be
+//! filtered ahead of (or beside) their compression.
+
+mod conditions;
+pub(crate) mod portable;
+#[cfg(test)]
+mod tests;
+
+use crate::compress::Block;
+use conditions::for_each_condition_group;
+
+/// The highest message word any condition reads.
+pub(crate) const LAST_WORD: usize = 64;
+
+/// The operations the filter needs, on a vector of 32-bit lanes.
+///
+/// # Safety
+/// Implementations for SIMD types call intrinsics of their instruction set:
+/// callers must have checked the CPU supports it (the backend dispatch does).
+pub(crate) trait Lanes: Copy {
+    /// How many blocks one vector holds.
+    const LANES: usize;
+    /// Every lane `x`.
+    unsafe fn splat(x: u32) -> Self;
+    /// Lane-wise `a ^ b`.
+    unsafe fn xor(self, o: Self) -> Self;
+    /// Lane-wise `a | b`.
+    unsafe fn or(self, o: Self) -> Self;
+    /// Lane-wise `a & !b`.
+    unsafe fn andnot(self, o: Self) -> Self;
+    /// Lane-wise `a & b`.
+    unsafe fn and(self, o: Self) -> Self;
+    /// Lane-wise shift left by `N` (0..=31).
+    unsafe fn shl<const N: i32>(self) -> Self;
+    /// Lane-wise logical shift right by `N` (1..=31).
+    unsafe fn shr<const N: i32>(self) -> Self;
+    /// Lane-wise arithmetic shift right by 31: the top bit everywhere.
+    unsafe fn sign(self) -> Self;
+    /// Word `t` (0..16) of `LANES` blocks, big-endian, one block per lane.
+    unsafe fn load16(blocks: &[Block]) -> [Self; 16];
+    /// Writes the `LANES` lanes to `out[..LANES]`.
+    unsafe fn store(self, out: &mut [u32]);
+}
+
+/// Message expansion up to the last word the conditions read.
+#[inline(always)]
+pub(crate) unsafe fn expand<V: Lanes>(m: [V; 16]) -> [V; LAST_WORD + 1] {
+    // SAFETY (whole body): the caller guarantees V's instruction set.
+    unsafe {
+        let mut w = [V::splat(0); LAST_WORD + 1];
+        w[..16].copy_from_slice(&m);
+        for t in 16..=LAST_WORD {
+            let x = w[t - 3].xor(w[t - 8]).xor(w[t - 14]).xor(w[t - 16]);
+            w[t] = x.shl::<1>().or(x.shr::<31>());
+        }
+        w
+    }
+}
+
+macro_rules! dv_mask_fn {
+    ($($dvs:literal => [$(($t1:literal, $b1:literal, $t2:literal, $b2:literal, $differ:literal)),*];)*) => {
+        /// The DVs (bit i = DV i) whose conditions every lane's block meets.
+        #[inline(always)]
+        pub(crate) unsafe fn dv_mask<V: Lanes>(w: &[V; LAST_WORD + 1]) -> V {
+            // SAFETY (whole body): the caller guarantees V's instruction set.
+            unsafe {
+                let mut mask = V::splat(u32::MAX);
+                $(
+                    // Top bit of `bad` set when some condition of this group fails.
+                    let bad = V::splat(0)
+                        $(.or(w[$t1].shl::<{ 31 - $b1 }>()
+                            .xor(w[$t2].shl::<{ 31 - $b2 }>())
+                            .xor(V::splat(($differ as u32) << 31))))*;
+                    mask = mask.andnot(bad.sign().and(V::splat($dvs)));
+                )*
+                mask
+            }
+        }
+    };
+}
+for_each_condition_group!(dv_mask_fn);
+
+/// Filters `blocks.len() == V::LANES` blocks: `out[i]` is block i's DV mask.
+#[inline(always)]
+pub(crate) unsafe fn masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
+    // SAFETY: the caller guarantees V's instruction set.
+    unsafe {
+        let w = expand(V::load16(blocks));
+        dv_mask(&w).store(out);
+    }
+}
+
+/// The filter for every backend: checks `blocks` in groups of `V::LANES`,
+/// the remainder one by one with the portable form.
+#[inline(always)]
+pub(crate) unsafe fn masks_all<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
+    let mut i = 0;
+    while i + V::LANES <= blocks.len() {
+        // SAFETY: the caller guarantees V's instruction set.
+        unsafe { masks::<V>(&blocks[i..i + V::LANES], &mut out[i..i + V::LANES]) };
+        i += V::LANES;
+    }
+    for (block, m) in blocks[i..].iter().zip(&mut out[i..]) {
+        // SAFETY: u32 lanes are plain integer arithmetic.
+        unsafe { masks::<u32>(core::slice::from_ref(block), core::slice::from_mut(m)) };
+    }
+}

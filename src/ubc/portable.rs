@@ -1,0 +1,54 @@
+//! The filter on plain `u32`s: one block per "vector", for every target.
+
+use super::Lanes;
+use crate::compress::{Block, load_words};
+
+impl Lanes for u32 {
+    const LANES: usize = 1;
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> Self {
+        x
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        self ^ o
+    }
+    #[inline(always)]
+    unsafe fn or(self, o: Self) -> Self {
+        self | o
+    }
+    #[inline(always)]
+    unsafe fn andnot(self, o: Self) -> Self {
+        self & !o
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        self & o
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(self) -> Self {
+        self << N
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(self) -> Self {
+        self >> N
+    }
+    #[inline(always)]
+    unsafe fn sign(self) -> Self {
+        ((self as i32) >> 31) as u32
+    }
+    #[inline(always)]
+    unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
+        load_words(&blocks[0])
+    }
+    #[inline(always)]
+    unsafe fn store(self, out: &mut [u32]) {
+        out[0] = self;
+    }
+}
+
+/// DV masks of `blocks`, one block at a time.
+pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
+    // SAFETY: u32 lanes need no CPU feature.
+    unsafe { super::masks_all::<u32>(blocks, out) }
+}
