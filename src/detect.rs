@@ -43,8 +43,8 @@ pub(crate) fn recompress(dv: &Dv, w: &[u32; 80], state: State) -> ([u32; 5], [u3
         unstep(t, &mut back, w[t] ^ dv.dm[t]);
     }
     let mut fwd = state;
-    for t in t0..80 {
-        step(t, &mut fwd, w[t] ^ dv.dm[t]);
+    for (t, (&x, &d)) in w.iter().zip(&dv.dm).enumerate().skip(t0) {
+        step(t, &mut fwd, x ^ d);
     }
     let mut out = back;
     for (o, x) in out.iter_mut().zip(fwd) {

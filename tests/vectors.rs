@@ -72,11 +72,14 @@ fn manifest_default_and_reduced_round() {
     }
 }
 
+/// (safe, ubc, rr, detect), the output hex, and whether it was flagged.
+type Mode = ((bool, bool, bool, bool), String, bool);
+
 /// One file's section of TRACE.txt.
 struct Trace {
     name: String,
     /// (safe, ubc, rr, detect) -> (output hex, flagged)
-    modes: Vec<((bool, bool, bool, bool), String, bool)>,
+    modes: Vec<Mode>,
     /// Blocks where the full check fires, with the DV name.
     full: Vec<(u64, String)>,
     /// Blocks where a check fires with reduced-round detection.

@@ -43,6 +43,7 @@ Run from the repository root: python3 tools/derive_ubc.py
 """
 import itertools
 import os
+import subprocess
 import sys
 
 import pycosat
@@ -327,6 +328,8 @@ def main():
         by_mask.setdefault(mask, []).append(e)
     write_conditions(by_mask, len(chosen))
     write_dv_table(dvs)
+    for path in ("src/ubc/conditions.rs", "src/dv/table.rs"):
+        subprocess.run(["rustfmt", "--edition", "2024", os.path.join(ROOT, path)], check=True)
     print(f"{len(chosen)} conditions in {len(by_mask)} groups", file=sys.stderr)
 
 
@@ -342,9 +345,7 @@ def write_conditions(by_mask, count):
              "//! condition of a group cannot belong to an attack on that group's DVs.",
              "//! See tools/derive_ubc.py for how they are derived and checked.",
              "",
-             f"/// Number of distinct conditions below.",
-             "#[allow(dead_code)]",
-             f"pub(crate) const CONDITION_COUNT: usize = {count};",
+             f"// {count} distinct conditions in {len(by_mask)} groups.",
              "",
              "/// Calls `$m!` with every group: `dv_mask => [(t1, b1, t2, b2, differ), ...]`.",
              "macro_rules! for_each_condition_group {",

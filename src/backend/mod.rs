@@ -23,31 +23,52 @@ impl fmt::Debug for Backend {
     }
 }
 
-fn always() -> bool {
-    true
-}
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+#[cfg(target_arch = "wasm32")]
+mod wasm32;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
 
-/// Every backend this build knows, fastest first; `portable` is last.
-static BACKENDS: &[Backend] = &[Backend {
+/// This architecture's own backends, fastest first (one file per architecture).
+#[cfg(target_arch = "aarch64")]
+use aarch64::BACKENDS as ARCH;
+#[cfg(target_arch = "wasm32")]
+use wasm32::BACKENDS as ARCH;
+#[cfg(target_arch = "x86_64")]
+use x86_64::BACKENDS as ARCH;
+#[cfg(not(any(
+    target_arch = "aarch64",
+    target_arch = "wasm32",
+    target_arch = "x86_64"
+)))]
+const ARCH: &[Backend] = &[];
+
+/// Plain Rust, on every target; the last resort and the reference the
+/// other backends are tested against.
+static PORTABLE: Backend = Backend {
     name: "portable",
     compress: compress::portable::compress_blocks,
     filter: ubc::portable::masks,
-    supported: always,
-}];
+    supported: || true,
+};
+
+/// Every backend this build knows, fastest first; `portable` is last.
+fn all() -> impl Iterator<Item = &'static Backend> {
+    ARCH.iter().chain(core::iter::once(&PORTABLE))
+}
 
 impl Backend {
     /// The fastest backend this CPU supports.
     pub(crate) fn best() -> &'static Backend {
-        BACKENDS
-            .iter()
+        all()
             .find(|b| (b.supported)())
             .expect("the portable backend is always supported")
     }
 
     /// The backend called `name`, if it exists and this CPU supports it.
     pub(crate) fn by_name(name: &str) -> Result<&'static Backend, BackendError> {
-        let backend = BACKENDS
-            .iter()
+        let backend = all()
             .find(|b| b.name == name)
             .ok_or(BackendError { unsupported: false })?;
         if (backend.supported)() {
@@ -64,7 +85,7 @@ impl Backend {
 /// assert!(sha1dc_wasm::available_backends().any(|name| name == "portable"));
 /// ```
 pub fn available_backends() -> impl Iterator<Item = &'static str> {
-    BACKENDS.iter().filter(|b| (b.supported)()).map(|b| b.name)
+    all().filter(|b| (b.supported)()).map(|b| b.name)
 }
 
 /// A backend was asked for by a name this build does not know, or one whose

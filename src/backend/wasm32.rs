@@ -1,0 +1,5 @@
+//! The wasm32 backends, fastest first.
+
+use super::Backend;
+
+pub(super) static BACKENDS: &[Backend] = &[];
