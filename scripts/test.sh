@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Sets up what is missing and runs every test: formatting and lints, the
+# native suite (once per x86-64 backend), aarch64 and s390x under QEMU, the
+# wasm build in Node and headless Chromium, the JS wrapper and the packed
+# tarball, and the checker page in Chromium.
+#   scripts/test.sh            everything
+#   scripts/test.sh native     one stage: native | cross | wasm | browser
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+# An inherited RUSTFLAGS would replace .cargo/config.toml's flags (simd128).
+unset RUSTFLAGS
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+passed=0
+
+native() {
+  scripts/setup.sh native
+  say "cargo fmt --check"
+  cargo fmt --check
+  say "cargo clippy (native, no_std core, wasm32)"
+  cargo clippy --all-targets -- -D warnings
+  cargo clippy --lib --no-default-features -- -D warnings
+  say "cargo test (native, automatic backend)"
+  cargo test
+  passed=$((passed + 1))
+}
+
+cross() {
+  say "backends one by one, and aarch64 / s390x under QEMU"
+  scripts/cross-test.sh
+  passed=$((passed + 1))
+}
+
+wasm() {
+  say "wasm: Node, headless Chromium, JS wrapper, npm tarball"
+  scripts/test-wasm.sh
+  passed=$((passed + 1))
+}
+
+browser() {
+  say "the checker page in headless Chromium"
+  scripts/test-browser.sh
+  passed=$((passed + 1))
+}
+
+stages=("$@")
+[ ${#stages[@]} -gt 0 ] || stages=(native cross wasm browser)
+for s in "${stages[@]}"; do
+  case "$s" in
+    native | cross | wasm | browser) "$s" ;;
+    *) echo "usage: $0 [native|cross|wasm|browser]..." >&2; exit 2 ;;
+  esac
+done
+say "all stages green"
+echo "${passed} passed, 0 failed"
