@@ -36,6 +36,8 @@ mod digest;
 mod dv;
 mod engine;
 mod ubc;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 
 pub use backend::{BackendError, available_backends};
 pub use digest::{Digest, ParseDigestError};

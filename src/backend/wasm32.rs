@@ -1,5 +1,20 @@
 //! The wasm32 backends, fastest first.
+//!
+//! simd128 is chosen when the module is compiled, not detected at run time:
+//! a build with `+simd128` (the project's `.cargo/config.toml`) lists the
+//! simd128 filter; a build without it has only the portable backend.
 
 use super::Backend;
 
+#[cfg(target_feature = "simd128")]
+pub(super) static BACKENDS: &[Backend] = &[Backend {
+    name: "simd128",
+    // Scalar compression (wasm has no SHA instructions) beside the filter
+    // on four blocks per vector.
+    compress: crate::compress::portable::compress_blocks,
+    filter: crate::ubc::simd128::masks,
+    supported: || true,
+}];
+
+#[cfg(not(target_feature = "simd128"))]
 pub(super) static BACKENDS: &[Backend] = &[];

@@ -8,6 +8,8 @@
 
 mod conditions;
 pub(crate) mod portable;
+#[cfg(target_arch = "wasm32")]
+pub(crate) mod simd128;
 #[cfg(test)]
 mod tests;
 

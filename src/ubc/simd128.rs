@@ -1,0 +1,111 @@
+//! The filter on WebAssembly SIMD: four blocks per `v128`, one per lane.
+//!
+//! simd128 is a compile-time feature on wasm32 (there is no run-time
+//! detection: a module that uses it fails to load in an engine without it),
+//! so this form exists only in builds made with `+simd128`, which
+//! `.cargo/config.toml` turns on.
+#![cfg(target_feature = "simd128")]
+
+use core::arch::wasm32::{
+    i8x16_shuffle, i32x4_shr, i32x4_shuffle, u32x4_extract_lane, u32x4_shl, u32x4_shr, u32x4_splat,
+    v128, v128_and, v128_andnot, v128_load, v128_or, v128_xor,
+};
+
+use super::Lanes;
+use crate::compress::Block;
+
+/// Big-endian words: reverses the bytes of each 32-bit lane.
+#[inline(always)]
+fn bswap(x: v128) -> v128 {
+    i8x16_shuffle::<3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12>(x, x)
+}
+
+/// Transposes four rows of four words: lane j of output i is lane i of row j.
+#[inline(always)]
+fn transpose([a, b, c, d]: [v128; 4]) -> [v128; 4] {
+    let ab_lo = i32x4_shuffle::<0, 4, 1, 5>(a, b);
+    let ab_hi = i32x4_shuffle::<2, 6, 3, 7>(a, b);
+    let cd_lo = i32x4_shuffle::<0, 4, 1, 5>(c, d);
+    let cd_hi = i32x4_shuffle::<2, 6, 3, 7>(c, d);
+    [
+        i32x4_shuffle::<0, 1, 4, 5>(ab_lo, cd_lo),
+        i32x4_shuffle::<2, 3, 6, 7>(ab_lo, cd_lo),
+        i32x4_shuffle::<0, 1, 4, 5>(ab_hi, cd_hi),
+        i32x4_shuffle::<2, 3, 6, 7>(ab_hi, cd_hi),
+    ]
+}
+
+/// Bytes `16 * row .. 16 * row + 16` of `block`.
+#[inline(always)]
+fn row(block: &Block, row: usize) -> v128 {
+    let bytes: &[u8; 16] = block[16 * row..16 * row + 16]
+        .first_chunk()
+        .unwrap_or(&[0; 16]);
+    // SAFETY: `bytes` is 16 readable bytes; v128.load has no alignment
+    // requirement.
+    unsafe { v128_load(bytes.as_ptr().cast()) }
+}
+
+impl Lanes for v128 {
+    const LANES: usize = 4;
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> Self {
+        u32x4_splat(x)
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        v128_xor(self, o)
+    }
+    #[inline(always)]
+    unsafe fn or(self, o: Self) -> Self {
+        v128_or(self, o)
+    }
+    #[inline(always)]
+    unsafe fn andnot(self, o: Self) -> Self {
+        v128_andnot(self, o)
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        v128_and(self, o)
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(self) -> Self {
+        u32x4_shl(self, N as u32)
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(self) -> Self {
+        u32x4_shr(self, N as u32)
+    }
+    #[inline(always)]
+    unsafe fn sign(self) -> Self {
+        i32x4_shr(self, 31)
+    }
+    #[inline(always)]
+    unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
+        let [b0, b1, b2, b3] = [0, 1, 2, 3].map(|i| &blocks[i]);
+        let mut w = [u32x4_splat(0); 16];
+        for r in 0..4 {
+            let t = transpose([row(b0, r), row(b1, r), row(b2, r), row(b3, r)]);
+            for (j, x) in t.into_iter().enumerate() {
+                w[4 * r + j] = bswap(x);
+            }
+        }
+        w
+    }
+    #[inline(always)]
+    unsafe fn store(self, out: &mut [u32]) {
+        out[..4].copy_from_slice(&[
+            u32x4_extract_lane::<0>(self),
+            u32x4_extract_lane::<1>(self),
+            u32x4_extract_lane::<2>(self),
+            u32x4_extract_lane::<3>(self),
+        ]);
+    }
+}
+
+/// DV masks of `blocks`, four at a time.
+pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
+    // SAFETY: this module exists only when simd128 is enabled at compile
+    // time, and every wasm engine that loads the module runs it.
+    unsafe { super::masks_all::<v128>(blocks, out) }
+}
