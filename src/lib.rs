@@ -45,6 +45,11 @@ pub use dv::{DisturbanceVector, DvKind};
 
 use engine::Engine;
 
+// The README's Rust example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 /// What hashing a message found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
