@@ -1,4 +1,13 @@
 //! The one place that chooses how blocks are compressed and filtered.
+//!
+//! Each architecture lists its backends fastest first; a hasher takes the
+//! first one the CPU supports, once, when it is built. With the `std`
+//! feature, the environment variable `SHA1DC_BACKEND=NAME` overrides that
+//! choice for every hasher built without an explicit
+//! [`Builder::backend`](crate::Builder::backend): the test suite runs once per
+//! backend this way (scripts/cross-test.sh). It is read once per process; a
+//! name that is unknown or unsupported on this CPU panics rather than
+//! silently testing another backend.
 
 use core::fmt;
 
@@ -6,6 +15,10 @@ use crate::compress::{self, Block};
 use crate::ubc;
 
 /// A way to compress and filter blocks; chosen once per hasher.
+///
+/// `compress` and `filter` may use instructions the CPU lacks: call them only
+/// on a backend whose `supported` returned true (as `best` and `by_name`
+/// guarantee).
 pub(crate) struct Backend {
     /// The name callers use to force it.
     pub name: &'static str,
@@ -59,8 +72,25 @@ fn all() -> impl Iterator<Item = &'static Backend> {
 }
 
 impl Backend {
-    /// The fastest backend this CPU supports.
+    /// The fastest backend this CPU supports, or the one `SHA1DC_BACKEND`
+    /// names (with `std`; see the module docs).
     pub(crate) fn best() -> &'static Backend {
+        #[cfg(feature = "std")]
+        {
+            static CHOSEN: std::sync::OnceLock<&'static Backend> = std::sync::OnceLock::new();
+            CHOSEN.get_or_init(|| match std::env::var("SHA1DC_BACKEND") {
+                Ok(name) if !name.is_empty() => {
+                    Backend::by_name(&name).unwrap_or_else(|e| panic!("SHA1DC_BACKEND={name}: {e}"))
+                }
+                _ => Backend::fastest(),
+            })
+        }
+        #[cfg(not(feature = "std"))]
+        Backend::fastest()
+    }
+
+    /// The first backend of the list this CPU supports.
+    pub(crate) fn fastest() -> &'static Backend {
         all()
             .find(|b| (b.supported)())
             .expect("the portable backend is always supported")

@@ -1,7 +1,11 @@
 //! SHA-1 compression: the step function shared by every backend and by the
 //! recompression, and one file per way of compressing whole blocks.
 
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+pub(crate) mod aarch64_sha;
 pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_sha;
 
 /// The SHA-1 initial chaining value.
 pub(crate) const IV: [u32; 5] = [

@@ -6,10 +6,16 @@
 //! the message, never on the chaining value, so a batch of blocks can be
 //! filtered ahead of (or beside) their compression.
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
 mod conditions;
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+pub(crate) mod neon;
 pub(crate) mod portable;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod simd128;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sse2;
 #[cfg(test)]
 mod tests;
 

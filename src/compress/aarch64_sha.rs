@@ -1,0 +1,69 @@
+//! SHA-1 compression with the ARMv8 cryptography extension.
+//!
+//! The chaining value stays in registers across all the blocks of a call:
+//! `abcd` as one vector (a in lane 0) and `e` as a scalar. Message words
+//! four at a time, the first in lane 0.
+
+use core::arch::aarch64::*;
+
+use super::{Block, K};
+
+/// Compresses `blocks` into `ihv`.
+///
+/// # Safety
+/// The CPU must support the SHA-1 instructions (Rust's `sha2` feature).
+#[target_feature(enable = "neon,sha2")]
+pub(crate) unsafe fn compress_blocks(ihv: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY: `ihv` has at least four readable u32s.
+    let mut abcd = unsafe { vld1q_u32(ihv.as_ptr()) };
+    let mut e = ihv[4];
+    let k = K.map(|k| vdupq_n_u32(k));
+    for block in blocks {
+        // SAFETY: a block is 64 readable bytes; ld1 takes any alignment.
+        let load = |i: usize| unsafe {
+            vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(block.as_ptr().add(16 * i))))
+        };
+        let (abcd0, e0) = (abcd, e);
+        let mut m = [load(0), load(1), load(2), load(3)];
+        macro_rules! group {
+            ($i:literal, $op:ident) => {
+                if $i >= 4 {
+                    m[$i % 4] = vsha1su1q_u32(
+                        vsha1su0q_u32(m[$i % 4], m[($i + 1) % 4], m[($i + 2) % 4]),
+                        m[($i + 3) % 4],
+                    );
+                }
+                let wk = vaddq_u32(m[$i % 4], k[$i / 5]);
+                // The e of the next four rounds: this a rotated by 30.
+                let next_e = vsha1h_u32(vgetq_lane_u32::<0>(abcd));
+                abcd = $op(abcd, e, wk);
+                e = next_e;
+            };
+        }
+        group!(0, vsha1cq_u32);
+        group!(1, vsha1cq_u32);
+        group!(2, vsha1cq_u32);
+        group!(3, vsha1cq_u32);
+        group!(4, vsha1cq_u32);
+        group!(5, vsha1pq_u32);
+        group!(6, vsha1pq_u32);
+        group!(7, vsha1pq_u32);
+        group!(8, vsha1pq_u32);
+        group!(9, vsha1pq_u32);
+        group!(10, vsha1mq_u32);
+        group!(11, vsha1mq_u32);
+        group!(12, vsha1mq_u32);
+        group!(13, vsha1mq_u32);
+        group!(14, vsha1mq_u32);
+        group!(15, vsha1pq_u32);
+        group!(16, vsha1pq_u32);
+        group!(17, vsha1pq_u32);
+        group!(18, vsha1pq_u32);
+        group!(19, vsha1pq_u32);
+        abcd = vaddq_u32(abcd, abcd0);
+        e = e.wrapping_add(e0);
+    }
+    // SAFETY: `ihv` has at least four writable u32s.
+    unsafe { vst1q_u32(ihv.as_mut_ptr(), abcd) };
+    ihv[4] = e;
+}

@@ -1,0 +1,118 @@
+//! The filter on AVX2 vectors: eight blocks at once.
+
+use core::arch::x86_64::*;
+
+use super::Lanes;
+use crate::compress::Block;
+
+// SAFETY (every method): the caller checked AVX2 (see `Lanes`); loads and
+// stores are bounds-checked on the slices first.
+impl Lanes for __m256i {
+    const LANES: usize = 8;
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> Self {
+        unsafe { _mm256_set1_epi32(x as i32) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        unsafe { _mm256_xor_si256(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, o: Self) -> Self {
+        unsafe { _mm256_or_si256(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn andnot(self, o: Self) -> Self {
+        unsafe { _mm256_andnot_si256(o, self) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        unsafe { _mm256_and_si256(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(self) -> Self {
+        unsafe { _mm256_slli_epi32::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(self) -> Self {
+        unsafe { _mm256_srli_epi32::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn sign(self) -> Self {
+        unsafe { _mm256_srai_epi32::<31>(self) }
+    }
+    #[inline(always)]
+    unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
+        let blocks: &[Block; 8] = blocks[..8].try_into().unwrap();
+        let mut w = [unsafe { _mm256_setzero_si256() }; 16];
+        unsafe {
+            // Big-endian words: reverse the bytes of every lane.
+            let bswap = _mm256_set_epi8(
+                12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, //
+                12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+            );
+            for h in 0..2 {
+                // Row j: words 8h..8h+8 of block j. Transposed 8x8: lane j
+                // of column i is word 8h+i of block j.
+                let row = |j: usize| {
+                    _mm256_shuffle_epi8(
+                        _mm256_loadu_si256(blocks[j][32 * h..32 * h + 32].as_ptr().cast()),
+                        bswap,
+                    )
+                };
+                let r = [
+                    row(0),
+                    row(1),
+                    row(2),
+                    row(3),
+                    row(4),
+                    row(5),
+                    row(6),
+                    row(7),
+                ];
+                // Per 128-bit half: 32-bit then 64-bit interleaves (4x4).
+                let a0 = _mm256_unpacklo_epi32(r[0], r[1]);
+                let a1 = _mm256_unpackhi_epi32(r[0], r[1]);
+                let a2 = _mm256_unpacklo_epi32(r[2], r[3]);
+                let a3 = _mm256_unpackhi_epi32(r[2], r[3]);
+                let a4 = _mm256_unpacklo_epi32(r[4], r[5]);
+                let a5 = _mm256_unpackhi_epi32(r[4], r[5]);
+                let a6 = _mm256_unpacklo_epi32(r[6], r[7]);
+                let a7 = _mm256_unpackhi_epi32(r[6], r[7]);
+                let b0 = _mm256_unpacklo_epi64(a0, a2); // word 0 | word 4 of blocks 0..4
+                let b1 = _mm256_unpackhi_epi64(a0, a2); // word 1 | 5
+                let b2 = _mm256_unpacklo_epi64(a1, a3); // word 2 | 6
+                let b3 = _mm256_unpackhi_epi64(a1, a3); // word 3 | 7
+                let b4 = _mm256_unpacklo_epi64(a4, a6); // the same for blocks 4..8
+                let b5 = _mm256_unpackhi_epi64(a4, a6);
+                let b6 = _mm256_unpacklo_epi64(a5, a7);
+                let b7 = _mm256_unpackhi_epi64(a5, a7);
+                // Low halves hold words 0..4, high halves words 4..8.
+                w[8 * h] = _mm256_permute2x128_si256::<0x20>(b0, b4);
+                w[8 * h + 1] = _mm256_permute2x128_si256::<0x20>(b1, b5);
+                w[8 * h + 2] = _mm256_permute2x128_si256::<0x20>(b2, b6);
+                w[8 * h + 3] = _mm256_permute2x128_si256::<0x20>(b3, b7);
+                w[8 * h + 4] = _mm256_permute2x128_si256::<0x31>(b0, b4);
+                w[8 * h + 5] = _mm256_permute2x128_si256::<0x31>(b1, b5);
+                w[8 * h + 6] = _mm256_permute2x128_si256::<0x31>(b2, b6);
+                w[8 * h + 7] = _mm256_permute2x128_si256::<0x31>(b3, b7);
+            }
+        }
+        w
+    }
+    #[inline(always)]
+    unsafe fn store(self, out: &mut [u32]) {
+        let out = &mut out[..8];
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self) }
+    }
+}
+
+/// DV masks of `blocks`, eight at a time.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn masks(blocks: &[Block], out: &mut [u32]) {
+    // SAFETY: the caller checked AVX2.
+    unsafe { super::masks_all::<__m256i>(blocks, out) }
+}

@@ -1,0 +1,214 @@
+//! Every backend this CPU runs against the portable one, on the same inputs:
+//! random messages with random chunking, the public vectors in every mode,
+//! and near-collisions (the public collisions with single bits flipped).
+//!
+//! The whole suite also runs once per backend with `SHA1DC_BACKEND=NAME`
+//! (scripts/cross-test.sh); under an emulator, `SHA1DC_TEST_LIGHT=1` scales
+//! the heavier loops here down.
+
+mod common;
+
+use common::{SplitMix64, input, tsv, update_chunked};
+use sha1dc_wasm::{Hasher, Outcome, available_backends};
+
+/// (safe, ubc, rr, detect): detection on in all eight combinations, then off.
+const MODES: [(bool, bool, bool, bool); 9] = [
+    (true, true, false, true),
+    (true, true, true, true),
+    (true, false, false, true),
+    (true, false, true, true),
+    (false, true, false, true),
+    (false, true, true, true),
+    (false, false, false, true),
+    (false, false, true, true),
+    (true, true, false, false),
+];
+
+fn light() -> bool {
+    std::env::var_os("SHA1DC_TEST_LIGHT").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+fn hasher(backend: &str, (safe, ubc, rr, detect): (bool, bool, bool, bool)) -> Hasher {
+    Hasher::builder()
+        .safe_hash(safe)
+        .use_filter(ubc)
+        .reduced_round(rr)
+        .detect_collisions(detect)
+        .backend(backend)
+        .unwrap_or_else(|e| panic!("{backend}: {e}"))
+        .build()
+}
+
+fn run(backend: &str, mode: (bool, bool, bool, bool), data: &[u8]) -> Outcome {
+    let mut h = hasher(backend, mode);
+    h.update(data);
+    assert_eq!(h.backend(), backend);
+    h.finalize()
+}
+
+/// The backends to compare with the portable one.
+fn natives() -> Vec<&'static str> {
+    available_backends().filter(|&b| b != "portable").collect()
+}
+
+#[test]
+fn the_expected_backends_exist() {
+    let all: Vec<_> = available_backends().collect();
+    assert_eq!(all.last(), Some(&"portable"));
+    #[cfg(target_arch = "x86_64")]
+    {
+        assert!(all.contains(&"sse2"), "{all:?}");
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert!(all.contains(&"avx2"), "{all:?}");
+        }
+        if std::arch::is_x86_feature_detected!("sha") {
+            assert!(all.contains(&"sha-ni+sse2"), "{all:?}");
+        }
+    }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    assert!(all.contains(&"neon"), "{all:?}");
+}
+
+/// The default choice is the first available backend, or the forced one:
+/// under `qemu-aarch64 -cpu max` this proves the ARMv8 SHA-1 and NEON code
+/// is what the rest of the suite runs.
+#[test]
+fn the_default_is_the_fastest_or_the_forced_backend() {
+    let chosen = Hasher::new().backend();
+    match std::env::var("SHA1DC_BACKEND") {
+        Ok(name) if !name.is_empty() => assert_eq!(chosen, name),
+        _ => {
+            assert_eq!(Some(chosen), available_backends().next());
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            if std::arch::is_aarch64_feature_detected!("sha2") {
+                assert_eq!(chosen, "armv8-sha+neon");
+            }
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("sha")
+                && std::arch::is_x86_feature_detected!("avx2")
+            {
+                assert_eq!(chosen, "sha-ni+avx2");
+            }
+        }
+    }
+}
+
+#[test]
+fn random_messages_with_random_chunking() {
+    let mut rng = SplitMix64(0x5eed_ba5e);
+    let rounds = if light() { 60 } else { 600 };
+    let mut data = vec![0u8; 40_000];
+    for round in 0..rounds {
+        // Mostly short messages, some longer than a filter batch (4 KiB).
+        let len = match rng.below(4) {
+            0 => rng.below(40_000),
+            _ => rng.below(1_000),
+        } as usize;
+        rng.fill(&mut data[..len]);
+        let msg = &data[..len];
+        let mode = MODES[rng.below(MODES.len() as u64) as usize];
+        // The unfiltered mode recompresses every block 32 times: keep it short.
+        if !mode.1 && len > 2_000 {
+            continue;
+        }
+        let want = run("portable", mode, msg);
+        for backend in natives() {
+            assert_eq!(
+                run(backend, mode, msg),
+                want,
+                "{backend} round {round} len {len}"
+            );
+            let mut h = hasher(backend, mode);
+            update_chunked(&mut h, msg, &mut rng);
+            assert_eq!(h.finalize(), want, "{backend} round {round} chunked");
+        }
+    }
+}
+
+#[test]
+fn public_vectors_in_every_mode() {
+    let mut rng = SplitMix64(3);
+    for row in tsv("MANIFEST.tsv") {
+        let (name, out, rr_out) = (&row[0], &row[4], &row[8]);
+        let data = input(name);
+        for mode in MODES {
+            if !mode.1 && data.len() > 1 << 12 {
+                continue;
+            }
+            let want = run("portable", mode, &data);
+            for backend in natives() {
+                let what = format!("{backend} {name} {mode:?}");
+                let got = run(backend, mode, &data);
+                assert_eq!(got, want, "{what}");
+                if mode == MODES[0] {
+                    assert_eq!(got.digest().to_string(), *out, "{what}");
+                }
+                if mode == MODES[1] {
+                    assert_eq!(got.digest().to_string(), *rr_out, "{what}");
+                }
+                if light() && data.len() > 1 << 12 {
+                    continue;
+                }
+                let mut h = hasher(backend, mode);
+                update_chunked(&mut h, &data, &mut rng);
+                assert_eq!(h.finalize(), want, "{what} chunked");
+            }
+        }
+    }
+}
+
+/// The collision files with one bit flipped: before, in and after the
+/// colliding blocks, alone and inside longer messages (so the flagged
+/// block sits at different places of a filter batch). Every backend must
+/// find and miss exactly what the portable one does.
+#[test]
+fn near_collisions() {
+    let files = [
+        "shattered-1.prefix320.bin",
+        "shattered-2.prefix320.bin",
+        "sha-mbles-1.bin",
+        "sha-mbles-2.bin",
+    ];
+    let modes = [MODES[0], MODES[1], MODES[4], MODES[5]];
+    let step = if light() { 13 } else { 1 };
+    let mut rng = SplitMix64(99);
+    let mut flagged = 0;
+    for name in files {
+        let original = input(name);
+        // One extra block after the collision, so flips there count too.
+        let mut data = original.clone();
+        data.extend_from_slice(&[0x5a; 64]);
+        for bit in (0..data.len() * 8).step_by(step) {
+            let mut msg = data.clone();
+            msg[bit / 8] ^= 1 << (bit % 8);
+            let mode = modes[bit % modes.len()];
+            let want = run("portable", mode, &msg);
+            flagged += usize::from(want.collision().is_some());
+            for backend in natives() {
+                assert_eq!(run(backend, mode, &msg), want, "{backend} {name} bit {bit}");
+            }
+        }
+        // The collision followed by more data, fed in two pieces split at a
+        // random point, so the flagged block sits anywhere in a filter batch
+        // and the plain chain runs apart over the rest.
+        for _ in 0..8 {
+            let mut msg = original.clone();
+            let extra = rng.below(64 * 100) as usize;
+            msg.resize(original.len() + extra, 0);
+            rng.fill(&mut msg[original.len()..]);
+            let split = rng.below(msg.len() as u64) as usize;
+            for mode in modes {
+                let want = run("portable", mode, &msg);
+                assert!(want.collision().is_some(), "{name} {mode:?}");
+                for backend in natives() {
+                    let mut h = hasher(backend, mode);
+                    h.update(&msg[..split]);
+                    h.update(&msg[split..]);
+                    assert_eq!(h.finalize(), want, "{backend} {name} split {split}");
+                }
+            }
+        }
+    }
+    // Flips after the colliding blocks leave the collision in place.
+    assert!(flagged > 0);
+}
