@@ -16,8 +16,15 @@ use sha1dc_wasm::{Builder, Hasher, Outcome, available_backends};
 
 const PROGRAM: &str = "sha1dcsum";
 
-/// Read size: large enough that the per-call overhead vanishes next to hashing.
-const BUFFER_SIZE: usize = 1 << 20;
+/// Read size: large enough that the per-read overhead vanishes next to
+/// hashing, small enough that what the kernel copied is still in the CPU's
+/// cache when it is hashed.
+const BUFFER_SIZE: usize = 256 << 10;
+
+/// The read buffer starts on a page boundary: the kernel copies from the page
+/// cache several times faster into an aligned buffer than into one 16 bytes
+/// off (which is where the allocator puts a large `Vec`), measured on x86-64.
+const PAGE: usize = 4096;
 
 /// Every input read, no collision.
 const EXIT_OK: u8 = 0;
@@ -389,12 +396,17 @@ fn run(options: Options) -> ExitCode {
         options.files.iter().map(OsString::as_os_str).collect()
     };
 
-    let mut buf = vec![0u8; BUFFER_SIZE];
+    let mut storage = vec![0u8; BUFFER_SIZE + PAGE];
+    let start = match storage.as_ptr().align_offset(PAGE) {
+        offset if offset < PAGE => offset,
+        _ => 0,
+    };
+    let buf = &mut storage[start..start + BUFFER_SIZE];
     let mut out = BufWriter::new(io::stdout().lock());
     let mut failed = false;
     let mut collided = false;
     for name in files {
-        match hash_input(name, options.git_blob, &mut hasher, &mut buf) {
+        match hash_input(name, options.git_blob, &mut hasher, buf) {
             Ok(outcome) => {
                 collided |= outcome.collision().is_some();
                 let written =
