@@ -35,6 +35,9 @@ const EXIT_USAGE: u8 = 2;
 /// A collision was detected (and every input was read).
 const EXIT_COLLISION: u8 = 3;
 
+/// The environment variable the library reads to pick its default backend.
+const BACKEND_VARIABLE: &str = "SHA1DC_BACKEND";
+
 const USAGE: &str = "Usage: sha1dcsum [OPTIONS] [FILE|-]...";
 
 fn help_text() -> String {
@@ -60,6 +63,7 @@ Options:
                        where sha1 is the plain SHA-1, output the printed hash,
                        and collision null or {{\"offset\",\"block\",\"dv\",\"count\"}}
       --backend NAME   use the named backend (see --backends)
+                       (default: $SHA1DC_BACKEND if set, else the fastest)
       --backends       list the backends this CPU can run, fastest first
   -h, --help           print this help and exit
       --version        print the version and exit
@@ -71,7 +75,7 @@ Exit status:
   0  every input was read and no collision was detected
   1  some input could not be read, or standard output could not be written
      (the other inputs are still hashed); takes precedence over 3
-  2  bad usage (unknown option, missing or unknown backend name)
+  2  bad usage (unknown option; missing, unknown or unsupported backend)
   3  a collision was detected in some input (and every input was read)
 "
     )
@@ -369,7 +373,15 @@ fn run(options: Options) -> ExitCode {
     let mut builder = Builder::default()
         .reduced_round(options.reduced_round)
         .safe_hash(!options.no_safe_hash);
-    if let Some(name) = &options.backend {
+    // The library also honours SHA1DC_BACKEND when no backend is forced, and
+    // panics on a bad name there: check it here to fail like --backend does.
+    let env_backend = std::env::var_os(BACKEND_VARIABLE).filter(|v| !v.is_empty());
+    let requested = match (&options.backend, &env_backend) {
+        (Some(name), _) => Some(("backend", name)),
+        (None, Some(name)) => Some((BACKEND_VARIABLE, name)),
+        (None, None) => None,
+    };
+    if let Some((source, name)) = requested {
         // Backend names are ASCII: a name that is not UTF-8 is simply unknown.
         match name.to_str().map(|n| builder.backend(n)) {
             Some(Ok(chosen)) => builder = chosen,
@@ -379,7 +391,7 @@ fn run(options: Options) -> ExitCode {
                     _ => "is unknown",
                 };
                 eprintln!(
-                    "{PROGRAM}: backend '{}' {why}; available backends: {}",
+                    "{PROGRAM}: {source} '{}' {why}; available backends: {}",
                     name.to_string_lossy(),
                     available_list()
                 );
