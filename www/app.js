@@ -46,15 +46,29 @@ const pool = [];
 
 function startPool() {
   for (let i = 0; i < POOL_SIZE; i++) {
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `sha1dc-${i}` });
-    const slot = { worker, ready: false, jobId: 0 };
-    worker.onmessage = (event) => onWorkerMessage(slot, event.data);
-    worker.onerror = (event) => {
-      event.preventDefault();
-      engineFailed('the worker script could not be loaded');
-    };
+    const slot = { worker: null, ready: false, jobId: 0, name: `sha1dc-${i}` };
+    startWorker(slot);
     pool.push(slot);
   }
+}
+
+function startWorker(slot) {
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: slot.name });
+  slot.worker = worker;
+  slot.ready = false;
+  slot.jobId = 0;
+  worker.onmessage = (event) => onWorkerMessage(slot, event.data);
+  worker.onerror = (event) => {
+    event.preventDefault();
+    engineFailed('the worker script could not be loaded');
+  };
+}
+
+/** Last resort for a cancel the worker did not acknowledge: stop it and start a fresh one. */
+function restartWorker(slot) {
+  slot.worker.terminate();
+  jobs.delete(slot.jobId);
+  startWorker(slot);
 }
 
 function onWorkerMessage(slot, msg) {
@@ -202,8 +216,15 @@ function cancel(entry) {
     waiting.splice(i, 1);
     showStopped(entry, 'cancelled', 'Cancelled');
   } else if (entry.worker) {
-    entry.worker.worker.postMessage({ type: 'cancel', id: entry.jobId });
+    const slot = entry.worker;
+    const jobId = entry.jobId;
+    slot.worker.postMessage({ type: 'cancel', id: jobId });
     setProgressText(entry, 'Cancelling…');
+    setTimeout(() => {
+      if (slot.jobId !== jobId) return;
+      restartWorker(slot);
+      if (entry.jobId === jobId) showStopped(entry, 'cancelled', 'Cancelled');
+    }, 3000);
   }
 }
 
@@ -273,7 +294,7 @@ function showResult(entry, result, total, ms) {
       'Differs from the SHA-1, so this file and its twin can be told apart.');
     const end = c.offset + 63;
     addRow(rows, 'Flagged block', `#${c.block} (bytes ${c.offset.toLocaleString('en-US')}–${end.toLocaleString('en-US')})`);
-    addRow(rows, 'Disturbance vector', c.dv);
+    addRow(rows, 'Disturbance vector', c.dv).className = 'dv';
     if (c.count > 1) addRow(rows, 'Blocks flagged', String(c.count));
     explainCollision(entry, c, git);
   } else {

@@ -11,19 +11,31 @@
 //   { type: 'cancelled', id }
 //   { type: 'error', id, message }
 //
-// Memory: the file is never read whole. It is read in CHUNK-byte slices; while one slice is
-// being hashed the next one is already being read, so at most two slices are alive at a time
-// (plus the wasm module's own copy buffer), whatever the file's size.
+// Memory: the file is never read whole. Where the browser can (Blob streams are byte streams),
+// it is read with a BYOB reader into two fixed BUFFER-byte buffers that take turns: one is
+// hashed while the other is being filled, so the worker allocates nothing per chunk and its
+// memory stays flat whatever the file's size. Elsewhere it falls back to reading BUFFER-byte
+// slices (still at most two alive at a time, the rest left to the garbage collector).
 
 import { init, createHasher, backend } from './pkg/index.mjs';
 
-const CHUNK = 4 * 1024 * 1024;
+const BUFFER = 2 * 1024 * 1024;
 const PROGRESS_MS = 50;
 
 const cancelled = new Set();
 let queue = Promise.resolve();
 
 class Cancelled extends Error {}
+
+// Lets queued messages (a 'cancel') run: when the file's bytes are already buffered, reads
+// resolve as microtasks and the hashing loop would otherwise never give the event loop a turn.
+const tick = new MessageChannel();
+function nextTask() {
+  return new Promise((resolve) => {
+    tick.port1.onmessage = () => resolve();
+    tick.port2.postMessage(0);
+  });
+}
 
 const ready = init().then(
   () => {
@@ -36,8 +48,46 @@ const ready = init().then(
   },
 );
 
-function readSlice(file, start) {
-  return file.slice(start, Math.min(start + CHUNK, file.size)).arrayBuffer();
+/** Yields the file's bytes as Uint8Array views; each view is valid until the next is asked for. */
+async function* byobChunks(reader, size) {
+  let spare = new ArrayBuffer(BUFFER);
+  let pending = reader.read(new Uint8Array(new ArrayBuffer(BUFFER)));
+  let got = 0;
+  for (;;) {
+    const { value, done } = await pending;
+    if (done || !value) return;
+    got += value.byteLength;
+    // Ask for the next bytes into the spare buffer before handing this one out.
+    pending = got < size ? reader.read(new Uint8Array(spare)) : Promise.resolve({ done: true });
+    yield value;
+    // The consumer is done with `value`: its buffer becomes the spare.
+    spare = value.buffer;
+  }
+}
+
+async function* sliceChunks(file) {
+  const read = (at) => file.slice(at, Math.min(at + BUFFER, file.size)).arrayBuffer();
+  let at = 0;
+  let pending = file.size > 0 ? read(0) : null;
+  while (pending) {
+    const buf = await pending;
+    at += buf.byteLength;
+    pending = at < file.size && buf.byteLength > 0 ? read(at) : null;
+    yield new Uint8Array(buf);
+  }
+}
+
+function openChunks(file) {
+  let reader = null;
+  try {
+    reader = file.stream().getReader({ mode: 'byob' });
+  } catch {
+    return { chunks: sliceChunks(file), close() {} };
+  }
+  return {
+    chunks: byobChunks(reader, file.size),
+    close() { reader.cancel().catch(() => {}); },
+  };
 }
 
 async function hashFile(id, file, options) {
@@ -48,23 +98,20 @@ async function hashFile(id, file, options) {
     gitBlob: Boolean(options.gitBlob),
     size: total,
   });
+  const source = openChunks(file);
   const t0 = performance.now();
   let lastReport = t0;
   let done = 0;
-  let next = total > 0 ? readSlice(file, 0) : null;
   try {
-    while (next) {
-      const buf = await next;
+    for await (const chunk of source.chunks) {
       if (cancelled.has(id)) throw new Cancelled();
-      const end = done + buf.byteLength;
-      // Start reading the following slice before hashing this one.
-      next = end < total ? readSlice(file, end) : null;
-      hasher.update(new Uint8Array(buf));
-      done = end;
+      hasher.update(chunk);
+      done += chunk.byteLength;
       const now = performance.now();
       if (now - lastReport >= PROGRESS_MS && done < total) {
         lastReport = now;
         postMessage({ type: 'progress', id, done, total, ms: now - t0 });
+        await nextTask();
       }
     }
     if (done !== total) throw new Error(`read ${done} of ${total} bytes: the file changed while it was read`);
@@ -75,12 +122,12 @@ async function hashFile(id, file, options) {
       result: { hex: result.hex, sha1: result.sha1, collision: result.collision ? { ...result.collision } : null },
     });
   } catch (err) {
-    // Let the pending read settle and finish the hasher so its wasm memory is released.
-    if (next) next.catch(() => {});
-    try { hasher.digest(); } catch { /* already finished or unusable */ }
+    // Finish the hasher so its wasm memory is released.
+    try { hasher.digest(); } catch { /* already finished, or short of `size` bytes */ }
     if (err instanceof Cancelled) postMessage({ type: 'cancelled', id });
     else postMessage({ type: 'error', id, message: describe(err) });
   } finally {
+    source.close();
     cancelled.delete(id);
   }
 }

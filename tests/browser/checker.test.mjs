@@ -1,0 +1,387 @@
+// The collision checker page (www/) in headless Chromium. Run with scripts/test-browser.sh,
+// or `node --test` in tests/browser once www/pkg holds the built package.
+
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, mkdtempSync, createReadStream, writeFileSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  ROOT, DATA, MiB, launch, serve, watch, rows, waitAllDone, dropFiles, manifest, gitBlob,
+  expectedDetection, sha1, writeLargeFile, HeapProbe, ensureOut,
+} from './helpers.mjs';
+
+const LARGE_BYTES = Number(process.env.LARGE_MIB || 512) * MiB;
+
+// Bounds for the large-file test, in bytes; see the test for why these numbers.
+const PAGE_HEAP_LIMIT = 32 * MiB;
+const WORKER_HEAP_LIMIT = 64 * MiB;
+// Longest tolerated gap between 10 ms timer ticks on the main thread while hashing.
+const MAX_MAIN_THREAD_GAP_MS = 300;
+
+const COLLIDING = ['shattered-1.pdf', 'shattered-2.pdf', 'sha-mbles-1.bin'];
+
+let server, browser, context, page, origin, seen, out, tmp;
+const clean = { name: 'clean-notes.bin', bytes: randomBytes(200_000) };
+
+before(async () => {
+  out = ensureOut();
+  tmp = mkdtempSync(join(tmpdir(), 'sha1dc-browser-'));
+  const started = await serve();
+  server = started.server;
+  origin = new URL(started.url).origin;
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  page = await context.newPage();
+  seen = watch(context, page, origin);
+  await page.goto(started.url);
+  await page.waitForSelector('#engine.ok', { timeout: 15_000 });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('collision checker page', () => {
+  it('shows which engine ran: simd128', async () => {
+    const backend = await page.getAttribute('#engine', 'data-backend');
+    assert.equal(backend, 'simd128');
+    assert.match(await page.textContent('#engine'), /simd128/);
+  });
+
+  it('flags SHAttered and SHA-mbles, calls the two PDFs a colliding pair, passes a clean file', async () => {
+    const files = [
+      ...COLLIDING.map((name) => ({ name, bytes: readFileSync(join(DATA, name)) })),
+      clean,
+    ];
+    await dropFiles(page, files);
+    await waitAllDone(page);
+    const got = await rows(page);
+    assert.deepEqual(got.map((r) => r.file), files.map((f) => f.name));
+
+    for (const name of COLLIDING) {
+      const want = manifest(name);
+      const det = expectedDetection(want);
+      const row = got.find((r) => r.file === name);
+      assert.equal(row.status, 'collision', name);
+      assert.equal(row.sha1, want.sha1_plain_hex, `${name} SHA-1`);
+      assert.equal(row.output, want.sha1dc_output_hex, `${name} safe hash`);
+      assert.equal(Number(row.block), det.block, `${name} block`);
+      assert.equal(Number(row.offset), det.offset, `${name} offset`);
+      assert.equal(row.dv, det.dv, `${name} DV`);
+    }
+    // The values the issue names, in case the manifest's wording ever changes.
+    assert.deepEqual(
+      got.filter((r) => r.status === 'collision').map((r) => [r.file, r.block, r.offset, r.dv]),
+      [
+        ['shattered-1.pdf', '4', '256', 'II(52,0)'],
+        ['shattered-2.pdf', '4', '256', 'II(52,0)'],
+        ['sha-mbles-1.bin', '9', '576', 'II(52,0)'],
+      ],
+    );
+
+    const c = got.find((r) => r.file === clean.name);
+    assert.equal(c.status, 'clean');
+    assert.equal(c.sha1, sha1(clean.bytes));
+    assert.equal(c.output, c.sha1);
+
+    // Exactly one call-out: the two PDFs (sha-mbles-2 was not dropped, so sha-mbles-1 is alone).
+    const groups = await page.$$eval('#groups .group', (els) => els.map((el) => ({
+      sha1: el.dataset.sha1, files: JSON.parse(el.dataset.files), text: el.textContent,
+    })));
+    assert.equal(groups.length, 1, JSON.stringify(groups));
+    assert.equal(groups[0].sha1, manifest('shattered-1.pdf').sha1_plain_hex);
+    assert.deepEqual(groups[0].files, ['shattered-1.pdf', 'shattered-2.pdf']);
+    assert.match(groups[0].text, /These two files collide/);
+
+    // What a person reads: the verdict, the explanation, copy buttons for both digests.
+    const first = page.locator('#results .file[data-file="shattered-1.pdf"]');
+    assert.match(await first.locator('.verdict').textContent(), /collision/i);
+    assert.match(await first.locator('.explain').textContent(), /block #4.*byte 256.*II\(52,0\)/s);
+    assert.equal(await first.locator('button.copy').count(), 2);
+    assert.match(await page.textContent('#summary'), /3 collisions · 1 clean/);
+
+    await page.screenshot({ path: join(out, 'results.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(out, 'results-dark.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+    // The same results on a phone-sized screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(out, 'results-narrow.png'), fullPage: true });
+    await page.setViewportSize({ width: 1100, height: 900 });
+  });
+
+  it('copies a digest with its copy button', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const row = page.locator('#results .file[data-file="shattered-2.pdf"]');
+    await row.locator('button.copy').nth(1).click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, manifest('shattered-2.pdf').sha1dc_output_hex);
+    assert.match(await row.locator('button.copy').nth(1).textContent(), /Copied/);
+  });
+
+  it('gives git blob ids (git hash-object) with the toggle, and goes back', async () => {
+    await page.check('#opt-git-blob');
+    await waitAllDone(page);
+    const got = await rows(page);
+    for (const name of COLLIDING) {
+      const want = gitBlob(name);
+      const row = got.find((r) => r.file === name);
+      assert.equal(row.mode, 'git-blob');
+      // The blob header shifts the collision blocks, so git's ids are clean and differ.
+      assert.equal(row.status, want.collision_detected === 'yes' ? 'collision' : 'clean', name);
+      assert.equal(row.sha1, want.sha1_plain_hex, `${name} git blob id`);
+      assert.equal(row.output, want.sha1dc_output_hex, `${name} git blob output`);
+    }
+    const c = got.find((r) => r.file === clean.name);
+    const header = Buffer.from(`blob ${clean.bytes.length}\0`);
+    assert.equal(c.output, sha1(Buffer.concat([header, clean.bytes])));
+    assert.equal(await page.locator('#groups .group').count(), 0, 'no pair: the blob ids differ');
+
+    await page.uncheck('#opt-git-blob');
+    await waitAllDone(page);
+    const back = await rows(page);
+    assert.equal(back.find((r) => r.file === 'shattered-1.pdf').output, manifest('shattered-1.pdf').sha1dc_output_hex);
+    assert.equal(await page.locator('#groups .group').count(), 1);
+  });
+
+  it('is usable from the keyboard', async () => {
+    // Start where a fresh visitor does: the first Tab lands on the skip link.
+    await page.focus('a.skip');
+    const reached = ['skip'];
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      reached.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.className || ''));
+    }
+    for (const id of ['files', 'opt-git-blob', 'opt-reduced', 'clear']) {
+      assert.ok(reached.includes(id), `Tab reaches #${id}: ${reached.join(', ')}`);
+    }
+    // Every control has an accessible name.
+    const unnamed = await page.$$eval('button, input', (els) => els
+      .filter((el) => !(el.getAttribute('aria-label') || el.labels?.length || el.textContent.trim()))
+      .map((el) => el.outerHTML));
+    assert.deepEqual(unnamed, []);
+    assert.equal(await page.getAttribute('#summary', 'aria-live'), 'polite');
+    assert.ok((await page.textContent('#announcer')).includes('collision detected'));
+  });
+
+  it('keeps working with the network off once loaded', async () => {
+    await context.setOffline(true);
+    try {
+      const bytes = randomBytes(70_000);
+      await dropFiles(page, [{ name: 'offline.bin', bytes }]);
+      await waitAllDone(page);
+      const row = (await rows(page)).find((r) => r.file === 'offline.bin');
+      assert.equal(row.status, 'clean');
+      assert.equal(row.sha1, sha1(bytes));
+    } finally {
+      await context.setOffline(false);
+    }
+  });
+
+  describe(`a ${LARGE_BYTES / MiB} MiB file`, () => {
+    let large, largeSha1;
+
+    before(async () => {
+      large = join(tmp, 'large.bin');
+      largeSha1 = await writeLargeFile(large, LARGE_BYTES);
+      await page.click('#clear');
+    });
+
+    it('can be cancelled while it is hashed', async () => {
+      await page.setInputFiles('#files', large);
+      const row = page.locator('#results .file[data-file="large.bin"]');
+      await page.waitForFunction(() => Number(document.querySelector('#results .file')?.dataset.progress) > 0,
+        null, { timeout: 30_000, polling: 20 });
+      const t0 = Date.now();
+      await row.locator('button.cancel').click();
+      await page.waitForFunction(() => document.querySelector('#results .file').dataset.status !== 'pending',
+        null, { timeout: 10_000, polling: 20 });
+      // The worker stops at its next chunk; the page's 3 s fallback (restarting the worker) is
+      // not what ended it.
+      assert.ok(Date.now() - t0 < 2500, `cancelled in ${Date.now() - t0} ms`);
+      assert.equal(await row.getAttribute('data-status'), 'error');
+      assert.equal(await row.getAttribute('data-error'), 'cancelled');
+      assert.ok(Number(await row.getAttribute('data-progress')) < LARGE_BYTES, 'stopped before the end');
+      assert.equal(await row.getAttribute('data-sha1'), null);
+      // The workers are free again: a small file goes through.
+      const bytes = randomBytes(1000);
+      await dropFiles(page, [{ name: 'after-cancel.bin', bytes }]);
+      await waitAllDone(page);
+      assert.equal((await rows(page)).find((r) => r.file === 'after-cancel.bin').sha1, sha1(bytes));
+      await page.click('#clear');
+    });
+
+    it('hashes with progress, a responsive page and bounded memory', async (t) => {
+      // Main-thread responsiveness, measured in the page: a 10 ms timer records the longest gap
+      // between ticks, and a MutationObserver records every progress value the page shows.
+      await page.evaluate(() => {
+        const probe = { maxGap: 0, ticks: 0, progress: [] };
+        let last = performance.now();
+        probe.timer = setInterval(() => {
+          const now = performance.now();
+          probe.maxGap = Math.max(probe.maxGap, now - last);
+          probe.ticks++;
+          last = now;
+        }, 10);
+        new MutationObserver((records) => {
+          for (const r of records) {
+            if (r.attributeName === 'data-progress') probe.progress.push(Number(r.target.dataset.progress));
+          }
+        }).observe(document.querySelector('#results'), { subtree: true, attributes: true, attributeFilter: ['data-progress'] });
+        window.__probe = probe;
+      });
+      const heap = await HeapProbe.open(browser, page, origin);
+      assert.ok(heap.sessions.length >= 1, 'the workers are measurable');
+      const before = await heap.sample();
+
+      await page.setInputFiles('#files', large);
+      const peak = { page: before.page, workers: Math.max(...before.workers) };
+      const roundTrips = [];
+      let status = 'pending';
+      let progressShot = false;
+      const deadline = Date.now() + 180_000;
+      while (status === 'pending') {
+        assert.ok(Date.now() < deadline, 'the large file finishes within 3 minutes');
+        const t0 = performance.now();
+        status = await page.evaluate(() => document.querySelector('#results .file').dataset.status);
+        roundTrips.push(performance.now() - t0);
+        if (!progressShot && Number(await page.getAttribute('#results .file', 'data-progress')) > LARGE_BYTES / 3) {
+          progressShot = true;
+          await page.screenshot({ path: join(out, 'large-file-progress.png') });
+        }
+        const s = await heap.sample();
+        peak.page = Math.max(peak.page, s.page);
+        peak.workers = Math.max(peak.workers, ...s.workers);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await heap.close();
+      const probe = await page.evaluate(() => {
+        clearInterval(window.__probe.timer);
+        const { maxGap, ticks, progress } = window.__probe;
+        return { maxGap, ticks, progress };
+      });
+
+      const row = (await rows(page)).find((r) => r.file === 'large.bin');
+      assert.equal(row.status, 'clean');
+      assert.equal(row.sha1, largeSha1, 'SHA-1 equals node:crypto');
+      assert.equal(row.output, largeSha1);
+
+      const ms = Number(row.ms);
+      const pageRate = LARGE_BYTES / MiB / (ms / 1000);
+
+      // Progress: several distinct, increasing values before the end.
+      const steps = probe.progress.filter((v) => v > 0 && v < LARGE_BYTES);
+      assert.ok(steps.length >= 3, `progress updates: ${probe.progress.length}`);
+      assert.deepEqual([...steps].sort((a, b) => a - b), steps, 'progress only grows');
+
+      // The page stays responsive: the hash runs in a worker, so the main thread's timers keep
+      // ticking (a blocked thread would show one gap as long as the whole hash, seconds) and
+      // evaluate() round trips come back quickly.
+      const sorted = [...roundTrips].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)];
+      assert.ok(probe.maxGap < MAX_MAIN_THREAD_GAP_MS, `longest main-thread gap ${probe.maxGap.toFixed(0)} ms`);
+      assert.ok(probe.ticks >= (ms / 10) * 0.3, `timer ticks ${probe.ticks} in ${ms.toFixed(0)} ms`);
+      assert.ok(median < 100, `median evaluate() round trip ${median.toFixed(1)} ms`);
+
+      // Memory: the page never holds file bytes (the worker reads the File), so its heap
+      // stays near its idle size of a few MiB; 32 MiB leaves room for DOM and GC timing while
+      // being 16x below the file (reading it whole would be 512 MiB; even one 4 MiB slice
+      // crossing to the page repeatedly would pile up). The worker keeps at most two 4 MiB
+      // slices alive plus the wasm memory (a copy of the slice being hashed), about 16 MiB;
+      // 64 MiB allows for slices the GC has not yet reclaimed and is 8x below the file.
+      assert.ok(peak.page < PAGE_HEAP_LIMIT, `page heap peak ${(peak.page / MiB).toFixed(1)} MiB`);
+      assert.ok(peak.workers < WORKER_HEAP_LIMIT, `worker heap peak ${(peak.workers / MiB).toFixed(1)} MiB`);
+
+      // The same file through the package in Node, and plain SHA-1 in node:crypto, for scale.
+      const node = await import(pathToFileURL(join(ROOT, 'pkg', 'node.mjs')).href).catch(() => null);
+      let nodeRate = null;
+      if (node) {
+        await node.init?.();
+        const t0 = performance.now();
+        const res = await node.hashStream(createReadStream(large, { highWaterMark: 4 * MiB }));
+        const nodeMs = performance.now() - t0;
+        assert.equal(res.sha1, largeSha1);
+        nodeRate = LARGE_BYTES / MiB / (nodeMs / 1000);
+      }
+      const t1 = performance.now();
+      const h = (await import('node:crypto')).createHash('sha1');
+      for await (const chunk of createReadStream(large, { highWaterMark: 4 * MiB })) h.update(chunk);
+      assert.equal(h.digest('hex'), largeSha1);
+      const cryptoRate = LARGE_BYTES / MiB / ((performance.now() - t1) / 1000);
+
+      const report = {
+        bytes: LARGE_BYTES,
+        size: `${statSync(large).size / MiB} MiB`,
+        backend: await page.getAttribute('#engine', 'data-backend'),
+        page_ms: Math.round(ms),
+        page_mib_s: Number(pageRate.toFixed(1)),
+        node_pkg_mib_s: nodeRate && Number(nodeRate.toFixed(1)),
+        node_crypto_plain_sha1_mib_s: Number(cryptoRate.toFixed(1)),
+        progress_updates: steps.length,
+        max_main_thread_gap_ms: Math.round(probe.maxGap),
+        median_round_trip_ms: Number(median.toFixed(1)),
+        page_heap_idle_mib: Number((before.page / MiB).toFixed(1)),
+        worker_heap_idle_mib: Number((Math.max(...before.workers) / MiB).toFixed(1)),
+        page_heap_peak_mib: Number((peak.page / MiB).toFixed(1)),
+        worker_heap_peak_mib: Number((peak.workers / MiB).toFixed(1)),
+        page_heap_limit_mib: PAGE_HEAP_LIMIT / MiB,
+        worker_heap_limit_mib: WORKER_HEAP_LIMIT / MiB,
+      };
+      writeFileSync(join(out, 'large-file.json'), JSON.stringify(report, null, 2) + '\n');
+      t.diagnostic(JSON.stringify(report));
+      console.log('large file:', report);
+      await page.screenshot({ path: join(out, 'large-file.png'), fullPage: true });
+    });
+  });
+
+  it('made no request but for the page\'s own files, and logged no errors', () => {
+    assert.deepEqual(seen.foreign, [], 'requests that left the origin');
+    for (const url of seen.requests) {
+      if (url.startsWith('data:')) continue;
+      const path = new URL(url).pathname;
+      assert.ok(/^\/(|index\.html|style\.css|app\.js|worker\.js|pkg\/[\w./-]+)$/.test(path), `unexpected request ${url}`);
+    }
+    assert.deepEqual(seen.problems, []);
+  });
+});
+
+describe('Content-Security-Policy', () => {
+  it('is strict, in the header and the page, and blocks other origins in page and worker', async () => {
+    const ctx = await browser.newContext();
+    const p = await ctx.newPage();
+    const violations = [];
+    p.on('console', (msg) => violations.push(msg.text()));
+    const res = await p.goto(`${origin}/`);
+    const header = res.headers()['content-security-policy'];
+    for (const d of ["default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "worker-src 'self'",
+      "connect-src 'self'", "style-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"]) {
+      assert.ok(header.includes(d), `header has ${d}`);
+    }
+    const meta = await p.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+    assert.match(meta, /default-src 'none'.*connect-src 'self'/);
+    await p.waitForSelector('#engine.ok');
+
+    // Another origin (127.0.0.2 reaches the same server) is refused before any byte is sent.
+    const elsewhere = origin.replace('127.0.0.1', '127.0.0.2');
+    const fromPage = await p.evaluate((u) => fetch(u).then(() => 'sent', (e) => e.name), `${elsewhere}/`);
+    assert.equal(fromPage, 'TypeError');
+    const worker = p.workers()[0];
+    const fromWorker = await worker.evaluate((u) => fetch(u).then(() => 'sent', (e) => e.name), `${elsewhere}/`);
+    assert.equal(fromWorker, 'TypeError');
+    // Inline script is refused too.
+    const inline = await p.evaluate(() => new Promise((resolve) => {
+      document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true });
+      const s = document.createElement('script');
+      s.textContent = 'window.__inline = 1';
+      document.body.append(s);
+    }));
+    assert.match(inline, /script-src/);
+    assert.ok(violations.some((v) => /Content Security Policy/.test(v)));
+    await ctx.close();
+  });
+});

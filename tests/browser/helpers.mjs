@@ -1,0 +1,236 @@
+// Shared plumbing for the page tests: the static server, headless Chromium, fixtures, and
+// measurements (heap of the page and of its workers over CDP).
+
+import { chromium } from 'playwright-core';
+import { readFileSync, existsSync, mkdirSync, createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { join, dirname } from 'node:path';
+import { once } from 'node:events';
+import { startServer } from '../../scripts/static-server.mjs';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const WWW = join(ROOT, 'www');
+export const DATA = join(ROOT, 'tests', 'data');
+export const OUT = process.env.BROWSER_TEST_OUT || join(ROOT, 'tests', 'browser', 'out');
+export const MiB = 1024 * 1024;
+
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Rows of a tab-separated file with a header line, as objects keyed by the header. */
+export function readTsv(name) {
+  const [head, ...lines] = readFileSync(join(DATA, name), 'utf8').split('\n').filter((l) => l.trim());
+  const keys = head.split('\t');
+  return lines.map((line) => Object.fromEntries(line.split('\t').map((v, i) => [keys[i], v])));
+}
+
+export function manifest(file) {
+  const row = readTsv('MANIFEST.tsv').find((r) => r.file === file);
+  if (!row) throw new Error(`${file} is not in MANIFEST.tsv`);
+  return row;
+}
+
+/** DERIVED.tsv's git blob row for a file ("printf "blob N\0" + FILE"). */
+export function gitBlob(file) {
+  const row = readTsv('DERIVED.tsv').find((r) => r.input.endsWith(`+ ${file}`) && r.input.startsWith('printf "blob '));
+  if (!row) throw new Error(`no git blob row for ${file} in DERIVED.tsv`);
+  return row;
+}
+
+/** "detected at block 4 (offset 256) DV II(52,0)" in MANIFEST's `what` column. */
+export function expectedDetection(row) {
+  const m = /detected at block (\d+) \(offset (\d+)\) DV (\S+)/.exec(row.what);
+  if (!m) throw new Error(`no detection in the description of ${row.file}`);
+  return { block: Number(m[1]), offset: Number(m[2]), dv: m[3] };
+}
+
+export function sha1(buf) {
+  return createHash('sha1').update(buf).digest('hex');
+}
+
+/**
+ * Writes `bytes` of pseudo-random data to `path`: a 1 MiB block from a fixed-seed xorshift
+ * generator, repeated with the MiB's index stamped into its first 8 bytes (so no two MiB are
+ * equal). Returns the plain SHA-1 computed with node:crypto while writing.
+ */
+export async function writeLargeFile(path, bytes) {
+  mkdirSync(dirname(path), { recursive: true });
+  const block = Buffer.alloc(MiB);
+  let x = 0x9e3779b97f4a7c15n;
+  const mask = (1n << 64n) - 1n;
+  for (let i = 0; i < MiB; i += 8) {
+    x ^= (x << 13n) & mask;
+    x ^= x >> 7n;
+    x ^= (x << 17n) & mask;
+    block.writeBigUInt64LE(x, i);
+  }
+  const hash = createHash('sha1');
+  const out = createWriteStream(path);
+  for (let written = 0, n = 0; written < bytes; n++) {
+    const len = Math.min(MiB, bytes - written);
+    const chunk = Buffer.from(block.subarray(0, len));
+    chunk.writeUInt32LE(n, 0);
+    chunk.writeUInt32LE(0x5348a1dc, 4);
+    hash.update(chunk);
+    if (!out.write(chunk)) await once(out, 'drain');
+    written += len;
+  }
+  out.end();
+  await once(out, 'finish');
+  return hash.digest('hex');
+}
+
+export async function launch() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} not found: apt-get install -y chromium chromium-driver (scripts/test-browser.sh does it)`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+export async function serve() {
+  if (!existsSync(join(WWW, 'pkg', 'index.mjs'))) {
+    throw new Error('www/pkg is missing: run scripts/test-browser.sh (it builds the package and copies it there)');
+  }
+  return startServer({ root: WWW });
+}
+
+/**
+ * Watches a page for anything that would break the page's promises: requests that leave the
+ * server's origin (from the page, its workers or service workers) and console errors.
+ */
+export function watch(context, page, origin) {
+  const requests = [];
+  const foreign = [];
+  const problems = [];
+  const onRequest = (req) => {
+    const url = req.url();
+    requests.push(url);
+    // data: URLs never reach the network (the page's empty favicon is one).
+    if (!url.startsWith('data:') && new URL(url).origin !== origin) foreign.push(url);
+  };
+  context.on('request', onRequest);
+  context.on('serviceworker', (sw) => foreign.push(`service worker ${sw.url()}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('worker', (worker) => {
+    worker.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`worker console.error: ${msg.text()}`);
+    });
+  });
+  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
+  });
+  return { requests, foreign, problems };
+}
+
+/** Every file row as a plain object of its data-* attributes. */
+export function rows(page) {
+  return page.$$eval('#results .file', (els) => els.map((el) => ({ ...el.dataset })));
+}
+
+export async function waitAllDone(page, timeout = 60_000) {
+  await page.waitForFunction(
+    () => {
+      const els = [...document.querySelectorAll('#results .file')];
+      return els.length > 0 && els.every((el) => el.dataset.status !== 'pending');
+    },
+    null,
+    { timeout, polling: 100 },
+  );
+}
+
+/** Drops files on the drop zone with a real DataTransfer, as a person dragging them would. */
+export async function dropFiles(page, files) {
+  const payload = files.map(({ name, bytes }) => ({ name, b64: Buffer.from(bytes).toString('base64') }));
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const { name, b64 } of list) {
+      const bin = atob(b64);
+      const u8 = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
+      dt.items.add(new File([u8], name, { type: 'application/octet-stream' }));
+    }
+    return dt;
+  }, payload);
+  for (const type of ['dragenter', 'dragover', 'drop']) {
+    await page.dispatchEvent('#dropzone', type, { dataTransfer });
+  }
+  await dataTransfer.dispose();
+}
+
+/**
+ * Heap of the page and of each of its dedicated workers, in bytes: V8's used heap plus
+ * ArrayBuffer backing stores (where file slices and the wasm memory live), from CDP
+ * Runtime.getHeapUsage. Workers are reached through the browser session
+ * (Target.attachToTarget + sendMessageToTarget), because Playwright's CDP sessions only open
+ * on pages.
+ */
+export class HeapProbe {
+  static async open(browser, page, pageUrl) {
+    const probe = new HeapProbe();
+    probe.page = await page.context().newCDPSession(page);
+    probe.browser = await browser.newBrowserCDPSession();
+    probe.sessions = [];
+    probe.pending = new Map();
+    probe.nextId = 1;
+    probe.browser.on('Target.receivedMessageFromTarget', ({ message }) => {
+      const msg = JSON.parse(message);
+      const wait = msg.id && probe.pending.get(msg.id);
+      if (wait) {
+        probe.pending.delete(msg.id);
+        wait(msg);
+      }
+    });
+    const { targetInfos } = await probe.browser.send('Target.getTargets');
+    for (const t of targetInfos) {
+      if (t.type === 'worker' && t.url.startsWith(pageUrl)) {
+        const { sessionId } = await probe.browser.send('Target.attachToTarget', { targetId: t.targetId, flatten: false });
+        probe.sessions.push(sessionId);
+      }
+    }
+    return probe;
+  }
+
+  async workerCall(sessionId, method, params = {}) {
+    const id = this.nextId++;
+    const reply = new Promise((resolve) => this.pending.set(id, resolve));
+    await this.browser.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
+    const msg = await reply;
+    if (msg.error) throw new Error(`${method}: ${msg.error.message}`);
+    return msg.result;
+  }
+
+  static total(u) {
+    return u.usedSize + (u.backingStorageSize || 0);
+  }
+
+  async sample() {
+    const page = HeapProbe.total(await this.page.send('Runtime.getHeapUsage'));
+    const workers = [];
+    for (const s of this.sessions) workers.push(HeapProbe.total(await this.workerCall(s, 'Runtime.getHeapUsage')));
+    return { page, workers };
+  }
+
+  async close() {
+    for (const s of this.sessions) await this.browser.send('Target.detachFromTarget', { sessionId: s }).catch(() => {});
+    await this.browser.detach().catch(() => {});
+    await this.page.detach().catch(() => {});
+  }
+}
+
+export function ensureOut() {
+  mkdirSync(OUT, { recursive: true });
+  return OUT;
+}
