@@ -1,0 +1,863 @@
+//! Integration tests of the `sha1dcsum` command: output format, options and
+//! exit statuses, against the reference results in tests/data.
+
+mod common;
+
+use std::collections::HashMap;
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::{SplitMix64, data_dir, tsv};
+use sha1dc_wasm::Hasher;
+
+const BIN: &str = env!("CARGO_BIN_EXE_sha1dcsum");
+
+/// The collision files shipped in tests/data.
+const COLLIDING: [&str; 6] = [
+    "shattered-1.pdf",
+    "shattered-2.pdf",
+    "shattered-1.prefix320.bin",
+    "shattered-2.prefix320.bin",
+    "sha-mbles-1.bin",
+    "sha-mbles-2.bin",
+];
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("sha1dcsum-cli-{}-{tag}-{n}", std::process::id()));
+        let _ = fs::remove_dir_all(&path);
+        fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+
+    fn write(&self, name: impl AsRef<Path>, content: &[u8]) -> PathBuf {
+        let path = self.0.join(name);
+        fs::write(&path, content).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs the command in tests/data with `args` and, when given, `stdin`.
+fn run_in<I, S>(dir: &Path, args: I, stdin: Option<&[u8]>) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    let mut child = cmd.spawn().expect("spawn sha1dcsum");
+    if let Some(input) = stdin {
+        let mut pipe = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        // Write from a thread so a large input cannot deadlock against stdout.
+        let writer = std::thread::spawn(move || pipe.write_all(&input));
+        let output = child.wait_with_output().unwrap();
+        writer.join().unwrap().unwrap();
+        return output;
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn run<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    run_in(&data_dir(), args, None)
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally, not by a signal")
+}
+
+/// MANIFEST.tsv as file name -> row, by column name.
+fn manifest() -> HashMap<String, HashMap<String, String>> {
+    let text = fs::read_to_string(data_dir().join("MANIFEST.tsv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    lines
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let row: HashMap<String, String> = header
+                .iter()
+                .zip(l.split('\t'))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            (row["file"].clone(), row)
+        })
+        .collect()
+}
+
+fn field(file: &str, column: &str) -> String {
+    let m = manifest();
+    let row = m
+        .get(file)
+        .unwrap_or_else(|| panic!("{file} not in MANIFEST.tsv"));
+    row[column].clone()
+}
+
+/// TRACE.txt as (file, mode) -> output hex, mode as written there, e.g.
+/// "safe=0 ubc=1 rr=1" or "safe=1 ubc=1 rr=0 (DEFAULT)".
+fn trace() -> HashMap<(String, String), String> {
+    let text = fs::read_to_string(data_dir().join("TRACE.txt")).unwrap();
+    let mut out = HashMap::new();
+    let mut file = String::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("file=") {
+            file = rest.split_whitespace().next().unwrap().to_string();
+        } else if let Some((mode, result)) = line.split_once(" : ")
+            && let Some(hex) = result.split_whitespace().next()
+        {
+            out.insert((file.clone(), mode.trim().to_string()), hex.to_string());
+        }
+    }
+    out
+}
+
+/// The line the C tool prints.
+fn line(hex: &str, flagged: bool, name: &str) -> String {
+    if flagged {
+        format!("{hex} *coll* {name}\n")
+    } else {
+        format!("{hex}  {name}\n")
+    }
+}
+
+/// Writes the generated controls of MANIFEST.tsv (`ctrl-*.bin`) to `dir`.
+fn write_controls(dir: &TempDir) -> Vec<String> {
+    let names: Vec<String> = manifest()
+        .into_keys()
+        .filter(|n| n.starts_with("ctrl-"))
+        .collect();
+    assert!(names.len() >= 5, "MANIFEST.tsv lists the controls");
+    for name in &names {
+        dir.write(name, &common::input(name));
+    }
+    names
+}
+
+#[test]
+fn every_manifest_file_default_mode() {
+    let tmp = TempDir::new("manifest");
+    let mut names: Vec<String> = manifest().into_keys().collect();
+    names.sort();
+    for name in &names {
+        if !name.starts_with("ctrl-") {
+            fs::copy(data_dir().join(name), tmp.0.join(name)).unwrap();
+        }
+    }
+    write_controls(&tmp);
+    let o = run_in(&tmp.0, &names, None);
+    let mut expected = String::new();
+    for name in &names {
+        let flagged = field(name, "collision_detected") == "yes";
+        expected += &line(&field(name, "sha1dc_output_hex"), flagged, name);
+    }
+    assert_eq!(stdout(&o), expected);
+    assert_eq!(stderr(&o), "");
+    assert_eq!(code(&o), 3, "collisions among the inputs");
+}
+
+#[test]
+fn clean_files_exit_0_with_two_spaces() {
+    let tmp = TempDir::new("clean");
+    let names = write_controls(&tmp);
+    let o = run_in(&tmp.0, &names, None);
+    let expected: String = names
+        .iter()
+        .map(|n| line(&field(n, "sha1dc_output_hex"), false, n))
+        .collect();
+    assert_eq!(stdout(&o), expected);
+    assert_eq!(code(&o), 0);
+    // The reduced-round example is not flagged in the default mode.
+    let o = run(["sha1_reducedsha_coll.bin"]);
+    assert_eq!(
+        stdout(&o),
+        "a56374e1cf4c3746499bc7c0acb39498ad2ee185  sha1_reducedsha_coll.bin\n"
+    );
+    assert_eq!(code(&o), 0);
+}
+
+#[test]
+fn collisions_are_marked_and_exit_3() {
+    for name in COLLIDING {
+        let o = run([name]);
+        let hex = field(name, "sha1dc_output_hex");
+        assert_eq!(stdout(&o), format!("{hex} *coll* {name}\n"));
+        assert_eq!(stderr(&o), "");
+        assert_eq!(code(&o), 3, "{name}");
+    }
+    // Known values, not only the TSV: the SHAttered pair differ once flagged.
+    let o = run(["shattered-1.pdf", "shattered-2.pdf"]);
+    assert_eq!(
+        stdout(&o),
+        "16e96b70000dd1e7c85b8368ee197754400e58ec *coll* shattered-1.pdf\n\
+         e1761773e6a35916d99f891b77663e6405313587 *coll* shattered-2.pdf\n"
+    );
+}
+
+#[test]
+fn path_is_printed_as_given() {
+    let path = data_dir().join("sha-mbles-2.bin");
+    let o = run([&path]);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "9ed5d77a4f48be1dbf3e9e15650733eb850897f2 *coll* {}\n",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn no_safe_hash_prints_plain_sha1_still_marked() {
+    let traces = trace();
+    let names: Vec<&str> = COLLIDING.to_vec();
+    let o = run(std::iter::once("--no-safe-hash").chain(names.iter().copied()));
+    let expected: String = names
+        .iter()
+        .map(|n| {
+            let hex = &traces[&(n.to_string(), "safe=0 ubc=1 rr=0".to_string())];
+            assert_eq!(*hex, field(n, "sha1_plain_hex"));
+            line(hex, true, n)
+        })
+        .collect();
+    assert_eq!(stdout(&o), expected);
+    assert_eq!(code(&o), 3);
+}
+
+#[test]
+fn reduced_round_matches_manifest_and_trace() {
+    let traces = trace();
+    let mut names: Vec<&str> = COLLIDING.to_vec();
+    names.push("sha1_reducedsha_coll.bin");
+    let o = run(std::iter::once("--reduced-round").chain(names.iter().copied()));
+    let expected: String = names
+        .iter()
+        .map(|n| {
+            let hex = field(n, "sha1dc_partialcoll_output_hex");
+            assert_eq!(
+                hex,
+                traces[&(n.to_string(), "safe=1 ubc=1 rr=1".to_string())]
+            );
+            line(
+                &hex,
+                field(n, "reduced_round_collision_detected") == "yes",
+                n,
+            )
+        })
+        .collect();
+    assert_eq!(stdout(&o), expected);
+    assert!(stdout(&o).starts_with("d3a1d09969c3b57113fd17b23e01dd3de74a99bb *coll* "));
+    assert_eq!(code(&o), 3);
+
+    // Both options: the plain SHA-1, flagged.
+    let o = run([
+        "--reduced-round",
+        "--no-safe-hash",
+        "sha1_reducedsha_coll.bin",
+    ]);
+    let hex = &traces[&(
+        "sha1_reducedsha_coll.bin".to_string(),
+        "safe=0 ubc=1 rr=1".to_string(),
+    )];
+    assert_eq!(hex, "a56374e1cf4c3746499bc7c0acb39498ad2ee185");
+    assert_eq!(stdout(&o), line(hex, true, "sha1_reducedsha_coll.bin"));
+    assert_eq!(code(&o), 3);
+}
+
+#[test]
+fn stdin_without_arguments_and_with_dash() {
+    let pdf = fs::read(data_dir().join("shattered-1.pdf")).unwrap();
+    let expected = "16e96b70000dd1e7c85b8368ee197754400e58ec *coll* -\n";
+    let none: [&str; 0] = [];
+    let o = run_in(&data_dir(), none, Some(&pdf));
+    assert_eq!(stdout(&o), expected);
+    assert_eq!(code(&o), 3);
+    let o = run_in(&data_dir(), ["-"], Some(&pdf));
+    assert_eq!(stdout(&o), expected);
+    assert_eq!(code(&o), 3);
+
+    // Mixed with files, in order.
+    let o = run_in(&data_dir(), ["sha-mbles-1.bin", "-"], Some(b"abc"));
+    assert_eq!(
+        stdout(&o),
+        "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14 *coll* sha-mbles-1.bin\n\
+         a9993e364706816aba3e25717850c26c9cd0d89d  -\n"
+    );
+    assert_eq!(code(&o), 3);
+}
+
+#[test]
+fn empty_inputs() {
+    let tmp = TempDir::new("empty");
+    tmp.write("empty", b"");
+    let o = run_in(&tmp.0, ["empty"], None);
+    assert_eq!(
+        stdout(&o),
+        "da39a3ee5e6b4b0d3255bfef95601890afd80709  empty\n"
+    );
+    assert_eq!(code(&o), 0);
+    let o = run_in(&tmp.0, ["-"], Some(b""));
+    assert_eq!(stdout(&o), "da39a3ee5e6b4b0d3255bfef95601890afd80709  -\n");
+    assert_eq!(code(&o), 0);
+    // stdin at end of file from the start (/dev/null).
+    let o = run([] as [&str; 0]);
+    assert_eq!(stdout(&o), "da39a3ee5e6b4b0d3255bfef95601890afd80709  -\n");
+    assert_eq!(code(&o), 0);
+}
+
+#[test]
+fn missing_file_exit_1() {
+    let o = run(["no-such-file.bin"]);
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: no-such-file.bin: No such file or directory\n"
+    );
+    assert_eq!(code(&o), 1);
+}
+
+#[test]
+fn directory_exit_1() {
+    let o = run(["."]);
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), "sha1dcsum: .: Is a directory\n");
+    assert_eq!(code(&o), 1);
+}
+
+/// An input that opens but cannot be read. The tests run as root, where
+/// `chmod 000` does not stop reading, so it cannot be the only test; a FIFO
+/// would block rather than fail. /proc/self/mem is a file any process may
+/// open for itself, whose first read (at offset 0, never mapped) fails with
+/// EIO: a real read error from the kernel, for root as for anyone.
+#[cfg(target_os = "linux")]
+#[test]
+fn read_error_exit_1() {
+    let o = run(["/proc/self/mem"]);
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: /proc/self/mem: Input/output error\n"
+    );
+    assert_eq!(code(&o), 1);
+}
+
+/// "Permission denied" with `chmod 000`: directly when not root; as root only
+/// by dropping to `nobody` with setpriv (util-linux), when it is installed.
+#[cfg(target_os = "linux")]
+#[test]
+fn unreadable_file_permission_denied() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = TempDir::new("perm");
+    fs::set_permissions(&tmp.0, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = tmp.write("secret", b"abc");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap();
+    let o = if fs::read(&path).is_err() {
+        run_in(&tmp.0, ["secret"], None)
+    } else {
+        // Privileged: only another user is refused.
+        let dropped = Command::new("setpriv")
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                BIN,
+                "secret",
+            ])
+            .current_dir(&tmp.0)
+            .output();
+        match dropped {
+            Ok(o) if !String::from_utf8_lossy(&o.stderr).starts_with("setpriv") => o,
+            _ => {
+                eprintln!("skipped: root without a usable setpriv (see read_error_exit_1)");
+                return;
+            }
+        }
+    };
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), "sha1dcsum: secret: Permission denied\n");
+    assert_eq!(code(&o), 1);
+}
+
+#[test]
+fn one_failing_among_several_others_still_printed_and_1_wins_over_3() {
+    let o = run([
+        "sha-mbles-1.bin",
+        "missing",
+        ".",
+        "sha1_reducedsha_coll.bin",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14 *coll* sha-mbles-1.bin\n\
+         a56374e1cf4c3746499bc7c0acb39498ad2ee185  sha1_reducedsha_coll.bin\n"
+    );
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: missing: No such file or directory\nsha1dcsum: .: Is a directory\n"
+    );
+    assert_eq!(code(&o), 1);
+}
+
+/// DERIVED.tsv rows as (file, expected git blob id).
+fn derived() -> Vec<(String, String)> {
+    tsv("DERIVED.tsv")
+        .into_iter()
+        .map(|row| {
+            let file = row[0].rsplit("+ ").next().unwrap().to_string();
+            assert_eq!(row[3], "no", "the blob header misaligns the collision");
+            (file, row[4].clone())
+        })
+        .collect()
+}
+
+fn git_available() -> bool {
+    Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn git_hash_object(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> String {
+    let mut child = Command::new("git")
+        .arg("hash-object")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or_default()).unwrap();
+    drop(pipe);
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    String::from_utf8(o.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn git_blob_matches_derived_tsv() {
+    let rows = derived();
+    assert_eq!(rows.len(), 5);
+    let names: Vec<&str> = rows.iter().map(|(f, _)| f.as_str()).collect();
+    let o = run(std::iter::once("--git-blob").chain(names.iter().copied()));
+    let expected: String = rows.iter().map(|(f, id)| line(id, false, f)).collect();
+    assert_eq!(stdout(&o), expected);
+    assert_eq!(code(&o), 0);
+    // From standard input (read whole first) the same ids.
+    for (file, id) in &rows {
+        let content = fs::read(data_dir().join(file)).unwrap();
+        let o = run_in(&data_dir(), ["--git-blob"], Some(&content));
+        assert_eq!(stdout(&o), line(id, false, "-"));
+    }
+}
+
+#[test]
+fn git_blob_matches_git_hash_object() {
+    if !git_available() {
+        eprintln!("skipped: git is not on PATH");
+        return;
+    }
+    let tmp = TempDir::new("git");
+    let mut rng = SplitMix64(7);
+    let mut random = vec![0u8; 300_001];
+    rng.fill(&mut random);
+    let files: [(&str, &[u8]); 4] = [
+        ("empty", b""),
+        ("abc", b"abc"),
+        ("text", b"hello\nworld\n"),
+        ("random", &random),
+    ];
+    for (name, content) in files {
+        tmp.write(name, content);
+        let o = run_in(&tmp.0, ["--git-blob", name], None);
+        let git = git_hash_object(&tmp.0, &[name], None);
+        assert_eq!(stdout(&o), format!("{git}  {name}\n"));
+        let o = run_in(&tmp.0, ["--git-blob", "-"], Some(content));
+        let git_stdin = git_hash_object(&tmp.0, &["--stdin"], Some(content));
+        assert_eq!(git_stdin, git);
+        assert_eq!(stdout(&o), format!("{git}  -\n"));
+    }
+    for file in COLLIDING {
+        let o = run(["--git-blob", file]);
+        let git = git_hash_object(&data_dir(), &["--no-filters", file], None);
+        assert_eq!(stdout(&o), format!("{git}  {file}\n"));
+        assert_eq!(code(&o), 0);
+    }
+}
+
+#[test]
+fn json_lines_exact() {
+    let o = run_in(
+        &data_dir(),
+        ["--json", "shattered-1.pdf", "-", "sha1_reducedsha_coll.bin"],
+        Some(b"abc"),
+    );
+    assert_eq!(
+        stdout(&o),
+        concat!(
+            r#"{"file":"shattered-1.pdf","sha1":"38762cf7f55934b34d179ae6a4c80cadccbb7f0a","#,
+            r#""output":"16e96b70000dd1e7c85b8368ee197754400e58ec","#,
+            r#""collision":{"offset":256,"block":4,"dv":"II(52,0)","count":1}}"#,
+            "\n",
+            r#"{"file":"-","sha1":"a9993e364706816aba3e25717850c26c9cd0d89d","#,
+            r#""output":"a9993e364706816aba3e25717850c26c9cd0d89d","collision":null}"#,
+            "\n",
+            r#"{"file":"sha1_reducedsha_coll.bin","sha1":"a56374e1cf4c3746499bc7c0acb39498ad2ee185","#,
+            r#""output":"a56374e1cf4c3746499bc7c0acb39498ad2ee185","collision":null}"#,
+            "\n",
+        )
+    );
+    assert_eq!(code(&o), 3);
+
+    let o = run([
+        "--json",
+        "--reduced-round",
+        "sha-mbles-2.bin",
+        "sha1_reducedsha_coll.bin",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        concat!(
+            r#"{"file":"sha-mbles-2.bin","sha1":"8ac60ba76f1999a1ab70223f225aefdc78d4ddc0","#,
+            r#""output":"9ed5d77a4f48be1dbf3e9e15650733eb850897f2","#,
+            r#""collision":{"offset":576,"block":9,"dv":"II(52,0)","count":1}}"#,
+            "\n",
+            r#"{"file":"sha1_reducedsha_coll.bin","sha1":"a56374e1cf4c3746499bc7c0acb39498ad2ee185","#,
+            r#""output":"dd39885a2a5d8f59030b451e00cb45da9f9d3828","#,
+            r#""collision":{"offset":64,"block":1,"dv":"II(52,0)","count":1}}"#,
+            "\n",
+        )
+    );
+}
+
+#[test]
+fn json_failed_input_prints_nothing() {
+    let o = run(["--json", "missing", "sha-mbles-1.bin"]);
+    assert_eq!(stdout(&o).lines().count(), 1);
+    assert!(stdout(&o).starts_with(r#"{"file":"sha-mbles-1.bin","#));
+    assert_eq!(code(&o), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn odd_file_names_json_escaped_text_raw() {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let tmp = TempDir::new("names");
+    let tricky = "q\"b\\s\nn\tt\u{1}é";
+    tmp.write(tricky, b"abc");
+    let latin1 = OsString::from_vec(b"caf\xe9".to_vec());
+    tmp.write(&latin1, b"abc");
+
+    let o = run_in(
+        &tmp.0,
+        [OsStr::new("--json"), OsStr::new(tricky), &latin1],
+        None,
+    );
+    let abc = "a9993e364706816aba3e25717850c26c9cd0d89d";
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{{\"file\":\"q\\\"b\\\\s\\nn\\tt\\u0001é\",\"sha1\":\"{abc}\",\"output\":\"{abc}\",\"collision\":null}}\n\
+             {{\"file\":\"caf\u{fffd}\",\"sha1\":\"{abc}\",\"output\":\"{abc}\",\"collision\":null}}\n"
+        )
+    );
+    assert_eq!(code(&o), 0);
+
+    // Text mode prints the name's bytes as they are, like the C tool.
+    let o = run_in(&tmp.0, [&latin1], None);
+    let mut expected = format!("{abc}  ").into_bytes();
+    expected.extend_from_slice(latin1.as_bytes());
+    expected.push(b'\n');
+    assert_eq!(o.stdout, expected);
+}
+
+#[test]
+fn backends_list_and_forcing() {
+    let o = run(["--backends"]);
+    assert_eq!(code(&o), 0);
+    let listed: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    let library: Vec<&str> = sha1dc_wasm::available_backends().collect();
+    assert_eq!(listed, library, "fastest first, as the library lists them");
+    assert_eq!(listed.last().map(String::as_str), Some("portable"));
+
+    // Every listed backend gives the reference results.
+    let expected = "16e96b70000dd1e7c85b8368ee197754400e58ec *coll* shattered-1.pdf\n\
+                    a56374e1cf4c3746499bc7c0acb39498ad2ee185  sha1_reducedsha_coll.bin\n";
+    for name in &listed {
+        let o = run([
+            "--backend",
+            name,
+            "shattered-1.pdf",
+            "sha1_reducedsha_coll.bin",
+        ]);
+        assert_eq!(stdout(&o), expected, "backend {name}");
+        assert_eq!(code(&o), 3);
+    }
+    let o = run(["--backend=portable", "sha-mbles-1.bin"]);
+    assert_eq!(
+        stdout(&o),
+        "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14 *coll* sha-mbles-1.bin\n"
+    );
+}
+
+#[test]
+fn unknown_backend_exit_2_names_the_available_ones() {
+    let available: Vec<&str> = sha1dc_wasm::available_backends().collect();
+    let o = run(["--backend", "bogus", "sha-mbles-1.bin"]);
+    assert_eq!(code(&o), 2);
+    assert_eq!(stdout(&o), "", "nothing hashed");
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "sha1dcsum: backend 'bogus' is unknown; available backends: {}\n",
+            available.join(", ")
+        )
+    );
+    let o = run(["sha-mbles-1.bin", "--backend"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("'--backend' requires a name"),
+        "{}",
+        stderr(&o)
+    );
+
+    // The library's own override variable fails the same way, without a panic.
+    let o = Command::new(BIN)
+        .arg("sha-mbles-1.bin")
+        .current_dir(data_dir())
+        .env("SHA1DC_BACKEND", "bogus")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).starts_with("sha1dcsum: SHA1DC_BACKEND 'bogus' is unknown"));
+}
+
+/// A backend of another architecture exists in the library but not here: on
+/// x86-64 an aarch64 name is unknown, never a crash.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn foreign_backend_exit_2() {
+    let o = run(["--backend", "neon", "sha-mbles-1.bin"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("available backends: "));
+    assert!(stderr(&o).trim_end().ends_with("portable"));
+}
+
+#[test]
+fn unknown_option_exit_2_with_usage() {
+    for bad in ["--bogus", "-x", "--json=1"] {
+        let o = run([bad, "sha-mbles-1.bin"]);
+        assert_eq!(code(&o), 2, "{bad}");
+        assert_eq!(stdout(&o), "");
+        let err = stderr(&o);
+        assert!(err.starts_with("sha1dcsum: "), "{err}");
+        assert!(err.contains(&format!("'{bad}'")), "{err}");
+        assert!(
+            err.contains("Usage: sha1dcsum [OPTIONS] [FILE|-]..."),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn double_dash_ends_options() {
+    let o = run(["--", "--json"]);
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), "sha1dcsum: --json: No such file or directory\n");
+    assert_eq!(code(&o), 1);
+
+    let tmp = TempDir::new("dashdash");
+    tmp.write("--json", b"abc");
+    let o = run_in(&tmp.0, ["--", "--json", "-"], Some(b""));
+    assert_eq!(
+        stdout(&o),
+        "a9993e364706816aba3e25717850c26c9cd0d89d  --json\n\
+         da39a3ee5e6b4b0d3255bfef95601890afd80709  -\n"
+    );
+    assert_eq!(code(&o), 0);
+}
+
+#[test]
+fn help_and_version() {
+    for flag in ["-h", "--help"] {
+        let o = run([flag, "--bogus"]);
+        assert_eq!(code(&o), 0);
+        let help = stdout(&o);
+        assert!(help.starts_with("Usage: sha1dcsum [OPTIONS] [FILE|-]...\n"));
+        for needle in [
+            "--reduced-round",
+            "--no-safe-hash",
+            "--git-blob",
+            "into memory",
+            "--json",
+            "--backend NAME",
+            "--backends",
+            "--version",
+            "Exit status",
+            "  0 ",
+            "  1 ",
+            "  2 ",
+            "  3 ",
+        ] {
+            assert!(help.contains(needle), "help lacks {needle:?}");
+        }
+    }
+    let o = run(["--version"]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(
+        stdout(&o),
+        format!("sha1dcsum {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// A file larger than any buffer: a SHAttered prefix (so the big file is
+/// flagged at byte 256), then 72 MiB + 13 bytes of SplitMix64 output. The
+/// expected result is the library's, fed in odd-sized chunks as it is written.
+#[test]
+fn large_file_streams_like_the_library() {
+    let tmp = TempDir::new("large");
+    let path = tmp.0.join("large.bin");
+    let mut file = std::io::BufWriter::new(fs::File::create(&path).unwrap());
+    let mut hasher = Hasher::new();
+    let prefix = fs::read(data_dir().join("shattered-1.prefix320.bin")).unwrap();
+    file.write_all(&prefix).unwrap();
+    hasher.update(&prefix);
+    let mut rng = SplitMix64(0x5eed);
+    let mut chunk = vec![0u8; (1 << 20) + 13];
+    let mut len = prefix.len() as u64;
+    for _ in 0..72 {
+        rng.fill(&mut chunk);
+        file.write_all(&chunk).unwrap();
+        hasher.update(&chunk);
+        len += chunk.len() as u64;
+    }
+    drop(file);
+    assert_eq!(fs::metadata(&path).unwrap().len(), len);
+    let outcome = hasher.finalize();
+    let c = outcome
+        .collision()
+        .expect("the SHAttered prefix is detected");
+    assert_eq!(c.offset(), 256);
+
+    let o = run_in(&tmp.0, ["large.bin", "--json"], None);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{{\"file\":\"large.bin\",\"sha1\":\"{}\",\"output\":\"{}\",\"collision\":{{\"offset\":256,\"block\":4,\"dv\":\"II(52,0)\",\"count\":{}}}}}\n",
+            outcome.sha1(),
+            outcome.digest(),
+            c.count()
+        )
+    );
+    assert_eq!(code(&o), 3);
+}
+
+/// Memory stays constant on a long stream: feed 96 MiB through a pipe and
+/// look at the process's peak resident size while it still runs.
+#[cfg(target_os = "linux")]
+#[test]
+fn stdin_stream_in_constant_memory() {
+    let mut child = Command::new(BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let mut hasher = Hasher::new();
+    let mut rng = SplitMix64(99);
+    let mut chunk = vec![0u8; 1 << 20];
+    for _ in 0..96 {
+        rng.fill(&mut chunk);
+        pipe.write_all(&chunk).unwrap();
+        hasher.update(&chunk);
+    }
+    let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    drop(pipe);
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status");
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&o), format!("{}  -\n", hasher.finalize().digest()));
+    assert_eq!(code(&o), 0);
+    assert!(peak_kib < 24 * 1024, "peak RSS {peak_kib} KiB after 96 MiB");
+}
+
+/// The reader of our output goes away: exit quietly (status 1), no panic.
+#[cfg(unix)]
+#[test]
+fn broken_pipe_exits_quietly() {
+    let args = vec!["sha-mbles-1.bin"; 5000];
+    let mut child = Command::new(BIN)
+        .args(&args)
+        .current_dir(data_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 10];
+    out.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"4f3d9be4a4");
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(stderr(&o), "");
+    assert_eq!(code(&o), 1);
+}
+
+/// Any other write error is reported.
+#[cfg(target_os = "linux")]
+#[test]
+fn full_disk_on_stdout_exit_1() {
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = Command::new(BIN)
+        .arg("sha-mbles-1.bin")
+        .current_dir(data_dir())
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: standard output: No space left on device\n"
+    );
+    assert_eq!(code(&o), 1);
+}
