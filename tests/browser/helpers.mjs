@@ -223,6 +223,12 @@ export class HeapProbe {
     return { page, workers };
   }
 
+  /** A full GC in the page and the workers, so a measurement starts from live data only. */
+  async collectGarbage() {
+    await this.page.send('HeapProfiler.collectGarbage');
+    for (const s of this.sessions) await this.workerCall(s, 'HeapProfiler.collectGarbage');
+  }
+
   async close() {
     for (const s of this.sessions) await this.browser.send('Target.detachFromTarget', { sessionId: s }).catch(() => {});
     await this.browser.detach().catch(() => {});
