@@ -1,0 +1,210 @@
+//! Throughput of this crate (automatic backend, and each backend forced)
+//! against `sha1` 0.11 (plain SHA-1, SHA-NI where the CPU has it, no
+//! detection), `sha1dc` 0.1.5 and `sha1-checked` 0.10, at 64 B, 16 KiB and
+//! 1 MiB. Every round times every contender once, interleaved, so a noisy
+//! neighbour slows all of them alike; it prints the median MiB/s over the
+//! rounds and the median of the per-round ratios to `sha1`.
+//!
+//! ```text
+//! cargo bench --bench throughput                       # all, 11 rounds
+//! cargo bench --bench throughput -- --rounds 21 --sizes 1m,64
+//! cargo bench --bench throughput -- --only portable,sha1-checked
+//! ```
+//! `--only` keeps the contenders whose names contain one of the given
+//! strings (`sha1` 0.11 always runs, for the ratio); `--ms` sets the time
+//! per measurement (default 40). For instruction counts, run the bench
+//! binary under `valgrind --tool=callgrind` with `--rounds 1`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use sha1_011::Digest as _;
+
+type HashFn = Box<dyn Fn(&[u8]) -> [u8; 20]>;
+
+struct Contender {
+    name: String,
+    run: HashFn,
+}
+
+fn contenders() -> Vec<Contender> {
+    let mut all = vec![Contender {
+        name: "sha1 0.11 (plain)".into(),
+        run: Box::new(|d| sha1_011::Sha1::digest(d).into()),
+    }];
+    all.push(Contender {
+        name: "sha1dc-wasm auto".into(),
+        run: Box::new(|d| *sha1dc_wasm::hash(d).digest().as_bytes()),
+    });
+    for name in sha1dc_wasm::available_backends() {
+        let builder = sha1dc_wasm::Hasher::builder().backend(name).unwrap();
+        all.push(Contender {
+            name: format!("sha1dc-wasm {name}"),
+            run: Box::new(move |d| {
+                let mut h = builder.build();
+                h.update(d);
+                *h.finalize().digest().as_bytes()
+            }),
+        });
+    }
+    all.push(Contender {
+        name: "sha1dc 0.1.5".into(),
+        run: Box::new(|d| sha1dc::digest(d).expect("no collision").into()),
+    });
+    all.push(Contender {
+        name: "sha1-checked 0.10".into(),
+        run: Box::new(|d| {
+            sha1_checked::Sha1::try_digest(d)
+                .hash()
+                .as_slice()
+                .try_into()
+                .unwrap()
+        }),
+    });
+    all
+}
+
+/// MiB/s of `run` on `data`, hashed repeatedly for about `budget`.
+fn measure(run: &HashFn, data: &[u8], budget: Duration) -> f64 {
+    // Calibrate: how many calls fit in a tenth of the budget.
+    let mut reps = 1u64;
+    loop {
+        let start = Instant::now();
+        for _ in 0..reps {
+            black_box(run(black_box(data)));
+        }
+        if start.elapsed() * 10 >= budget {
+            break;
+        }
+        reps *= 2;
+    }
+    let reps = reps * 10;
+    let start = Instant::now();
+    for _ in 0..reps {
+        black_box(run(black_box(data)));
+    }
+    let secs = start.elapsed().as_secs_f64();
+    (data.len() as f64 * reps as f64) / secs / (1024.0 * 1024.0)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn parse_size(s: &str) -> usize {
+    let s = s.to_ascii_lowercase();
+    let (num, mult) = if let Some(n) = s.strip_suffix('m') {
+        (n, 1 << 20)
+    } else if let Some(n) = s.strip_suffix('k') {
+        (n, 1 << 10)
+    } else {
+        (s.as_str(), 1)
+    };
+    num.parse::<usize>().expect("size: N, Nk or Nm") * mult
+}
+
+fn label(size: usize) -> String {
+    match size {
+        s if s >= 1 << 20 && s % (1 << 20) == 0 => format!("{} MiB", s >> 20),
+        s if s >= 1 << 10 && s % (1 << 10) == 0 => format!("{} KiB", s >> 10),
+        s => format!("{s} B"),
+    }
+}
+
+fn main() {
+    let mut rounds = 11;
+    let mut sizes = vec![64, 16 << 10, 1 << 20];
+    let mut only: Vec<String> = vec![];
+    let mut ms = 40;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--rounds" => {
+                rounds = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--rounds N")
+            }
+            "--ms" => ms = args.next().and_then(|v| v.parse().ok()).expect("--ms N"),
+            "--sizes" => {
+                sizes = args
+                    .next()
+                    .expect("--sizes a,b")
+                    .split(',')
+                    .map(parse_size)
+                    .collect()
+            }
+            "--only" => {
+                only = args
+                    .next()
+                    .expect("--only a,b")
+                    .split(',')
+                    .map(str::to_owned)
+                    .collect()
+            }
+            _ => {} // cargo bench passes --bench
+        }
+    }
+    let budget = Duration::from_millis(ms);
+    let contenders: Vec<Contender> = contenders()
+        .into_iter()
+        .enumerate()
+        .filter(|(i, c)| *i == 0 || only.is_empty() || only.iter().any(|o| c.name.contains(o)))
+        .map(|(_, c)| c)
+        .collect();
+
+    // Seeded bytes (SplitMix64): random data never trips the detector.
+    let mut s = 0x0123_4567_89ab_cdefu64;
+    let data: Vec<u8> = (0..*sizes.iter().max().unwrap())
+        .map(|_| {
+            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            (z ^ (z >> 31)) as u8
+        })
+        .collect();
+
+    // Every contender agrees on the plain SHA-1 of random data.
+    for &size in &sizes {
+        let want = (contenders[0].run)(&data[..size]);
+        for c in &contenders {
+            assert_eq!((c.run)(&data[..size]), want, "{} disagrees", c.name);
+        }
+    }
+
+    println!(
+        "{} rounds, {} ms per measurement; auto backend: {}",
+        rounds,
+        ms,
+        sha1dc_wasm::Hasher::new().backend()
+    );
+    for &size in &sizes {
+        let input = &data[..size];
+        let mut speeds = vec![Vec::new(); contenders.len()];
+        for round in 0..rounds {
+            // Rotate the order each round so no one always goes first.
+            for k in 0..contenders.len() {
+                let i = (k + round) % contenders.len();
+                speeds[i].push(measure(&contenders[i].run, input, budget));
+            }
+        }
+        println!("\n{:<28} {:>10} {:>9}", label(size), "MiB/s", "x sha1");
+        for (c, v) in contenders.iter().zip(&speeds) {
+            let mut ratios: Vec<f64> = v.iter().zip(&speeds[0]).map(|(a, b)| a / b).collect();
+            let mut v = v.clone();
+            println!(
+                "{:<28} {:>10.1} {:>9.3}",
+                c.name,
+                median(&mut v),
+                median(&mut ratios)
+            );
+        }
+    }
+}
