@@ -26,7 +26,7 @@ if [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
-command -v node >/dev/null || { echo "test-browser: Node.js 18+ is needed (scripts/setup.sh wasm)" >&2; exit 1; }
+command -v node >/dev/null || scripts/setup.sh wasm # Node, and the wasm toolchain build-pkg.sh needs
 
 if [ ! -d tests/browser/node_modules/playwright-core ]; then
   say "npm ci in tests/browser (playwright-core; never a browser download)"

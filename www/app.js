@@ -124,6 +124,7 @@ function schedule() {
     jobs.set(entry.jobId, entry);
     entry.started = performance.now();
     entry.el.classList.add('running');
+    entry.refs.verdict.textContent = 'Hashing';
     setProgressText(entry, 'Hashing…');
     slot.worker.postMessage({ type: 'hash', id: entry.jobId, file: entry.file, options: entry.options });
   }
@@ -373,6 +374,8 @@ function showStopped(entry, reason, message) {
   update();
 }
 
+let groupsSignature = '[]';
+
 /** Files with the same SHA-1 but different safe hashes: different content, forged to collide. */
 function renderGroups() {
   const bySha = new Map();
@@ -382,10 +385,13 @@ function renderGroups() {
     if (!bySha.has(key)) bySha.set(key, []);
     bySha.get(key).push(entry);
   }
+  const colliding = [...bySha].filter(([, list]) => new Set(list.map((e) => e.result.hex)).size > 1);
+  // Rebuild only on change: the region is aria-live, and a rebuild is read out again.
+  const signature = JSON.stringify(colliding.map(([key, list]) => [key, list.map((e) => [e.id, e.result.hex])]));
+  if (signature === groupsSignature) return;
+  groupsSignature = signature;
   ui.groups.textContent = '';
-  for (const [key, list] of bySha) {
-    const outputs = new Set(list.map((e) => e.result.hex));
-    if (outputs.size < 2) continue;
+  for (const [key, list] of colliding) {
     const box = document.createElement('div');
     box.className = 'group';
     box.setAttribute('role', 'note');
@@ -427,15 +433,16 @@ function update() {
     else running++;
   }
   const total = entries.size;
-  if (!total) {
-    ui.summary.textContent = 'No files yet.';
-  } else {
+  let summary = 'No files yet.';
+  if (total) {
     const parts = [`${total} file${total > 1 ? 's' : ''}`];
     if (running) parts.push(`${running} in progress`);
     parts.push(`${collisions} collision${collisions === 1 ? '' : 's'}`, `${clean} clean`);
     if (failed) parts.push(`${failed} not checked`);
-    ui.summary.textContent = parts.join(' · ');
+    summary = parts.join(' · ');
   }
+  // Only on change: the summary is aria-live.
+  if (ui.summary.textContent !== summary) ui.summary.textContent = summary;
   ui.summary.dataset.running = String(running);
   ui.summary.classList.toggle('alarm', collisions > 0);
   ui.cancelAll.disabled = running === 0;

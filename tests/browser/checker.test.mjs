@@ -410,3 +410,30 @@ describe('Content-Security-Policy', () => {
     await ctx.close();
   });
 });
+
+describe('browsers without byte streams (the slice fallback)', () => {
+  it('hashes the same with Blob slices when a BYOB reader is refused', async () => {
+    const ctx = await browser.newContext();
+    const p = await ctx.newPage();
+    const problems = [];
+    p.on('pageerror', (e) => problems.push(e.message));
+    await p.goto(`${origin}/`);
+    await p.waitForSelector('#engine.ok');
+    // Make every worker's Blob streams plain (not byte) streams, as in some browsers.
+    for (const w of p.workers()) {
+      await w.evaluate(() => {
+        Blob.prototype.stream = function () { return new ReadableStream({ start(c) { c.close(); } }); };
+      });
+    }
+    const big = randomBytes(5 * MiB + 123);
+    await dropFiles(p, [{ name: 'medium.bin', bytes: big }, { name: 'shattered-2.pdf', bytes: readFileSync(join(DATA, 'shattered-2.pdf')) }]);
+    await waitAllDone(p);
+    const got = await rows(p);
+    assert.equal(got[0].sha1, sha1(big));
+    assert.equal(got[0].status, 'clean');
+    assert.equal(got[1].output, manifest('shattered-2.pdf').sha1dc_output_hex);
+    assert.equal(got[1].status, 'collision');
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  });
+});
