@@ -62,10 +62,17 @@ pub(crate) unsafe fn expand<V: Lanes>(m: [V; 16]) -> [V; LAST_WORD + 1] {
     unsafe {
         let mut w = [V::splat(0); LAST_WORD + 1];
         w[..16].copy_from_slice(&m);
-        for t in 16..=LAST_WORD {
-            let x = w[t - 3].xor(w[t - 8]).xor(w[t - 14]).xor(w[t - 16]);
-            w[t] = x.shl::<1>().or(x.shr::<31>());
+        // Written out word by word: constant indices, no loop, no bounds
+        // checks (a rolled loop here cost as much as the conditions).
+        macro_rules! words {
+            ($($t:literal)*) => {$(
+                let x = w[$t - 3].xor(w[$t - 8]).xor(w[$t - 14]).xor(w[$t - 16]);
+                w[$t] = x.shl::<1>().or(x.shr::<31>());
+            )*};
         }
+        words!(16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39);
+        words!(40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64);
+        const _: () = assert!(LAST_WORD == 64);
         w
     }
 }
@@ -79,12 +86,22 @@ macro_rules! dv_mask_fn {
             unsafe {
                 let mut mask = V::splat(u32::MAX);
                 $(
-                    // Top bit of `bad` set when some condition of this group fails.
-                    let bad = V::splat(0)
-                        $(.or(w[$t1].shl::<{ 31 - $b1 }>()
-                            .xor(w[$t2].shl::<{ 31 - $b2 }>())
-                            .xor(V::splat(($differ as u32) << 31))))*;
-                    mask = mask.andnot(bad.sign().and(V::splat($dvs)));
+                    // In the top bit: `same` is set when the two bits of every
+                    // "equal" condition agree; `differ` when those of every
+                    // "differ" condition do not. No per-condition constant.
+                    let mut same = V::splat(0);
+                    let mut differ = V::splat(u32::MAX);
+                    $(
+                        let x = w[$t1].shl::<{ 31 - $b1 }>().xor(w[$t2].shl::<{ 31 - $b2 }>());
+                        if $differ == 1 {
+                            differ = differ.and(x);
+                        } else {
+                            same = same.or(x);
+                        }
+                    )*
+                    // Lanes that break a condition lose this group's DVs.
+                    let ok = differ.andnot(same).sign();
+                    mask = mask.and(ok.or(V::splat(!$dvs)));
                 )*
                 mask
             }
