@@ -316,7 +316,7 @@ function explainCollision(entry, c, git) {
   const strong = document.createElement('strong');
   strong.textContent = 'What this means: ';
   p.append(strong,
-    `this file contains a block that was computed to cancel out a difference inside SHA-1. ` +
+    `this file contains a block that was computed to cancel out a difference inside SHA\u20111. ` +
     `At block #${c.block}, starting at byte ${c.offset.toLocaleString('en-US')}, the hash's internal state ` +
     `carried the fingerprint of disturbance vector ${c.dv}, the pattern used to build attacks such as ` +
     `SHAttered and SHA-mbles. Someone made this file so that a different file has exactly the same SHA-1. ` +
