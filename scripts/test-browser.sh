@@ -4,7 +4,7 @@
 # package, copies it into www/pkg, and runs tests/browser/*.test.mjs with `node --test`.
 #   scripts/test-browser.sh              everything
 #   scripts/test-browser.sh --no-build   use the pkg/ already built
-#   LARGE_MIB=64 scripts/test-browser.sh a smaller large file (default 512 MiB)
+#   LARGE_MIB=256 scripts/test-browser.sh  a smaller large file (default 512, at least 256)
 # Screenshots and the large-file figures go to tests/browser/out/ (gitignored).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
