@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Every WebAssembly and JavaScript test:
+#   1. tests/wasm.rs under wasm-bindgen-test: in Node, in headless Chromium,
+#      and in a dedicated Web Worker in headless Chromium;
+#   2. the npm package (scripts/build-pkg.sh builds pkg/): node --test over
+#      tests/js (the whole API, the entry points, worker threads, a strict-CSP
+#      page and a module Web Worker in Chromium, and the packed tarball
+#      installed into a fresh project).
+#
+# Installs what is missing (the wasm32 target, wasm-bindgen-cli at the pinned
+# version, wasm-pack; Chromium and chromedriver from apt when absent and
+# running as root). Honours CARGO_TARGET_DIR. SKIP_BROWSER=1 skips the
+# browser runs.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+# Builds pkg/ and installs the wasm toolchain when missing.
+scripts/build-pkg.sh
+
+if [ -n "${RUSTFLAGS:-}" ]; then
+  export RUSTFLAGS="$RUSTFLAGS -C target-feature=+simd128"
+fi
+
+browser=1
+if [ "${SKIP_BROWSER:-0}" = 1 ]; then
+  browser=0
+elif ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "test-wasm: installing chromium and chromium-driver"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  else
+    echo "test-wasm: no Chromium; browser runs skipped" >&2
+    browser=0
+  fi
+fi
+
+echo "== wasm-bindgen tests in Node"
+wasm-pack test --node --release -- --test wasm
+if [ "$browser" = 1 ]; then
+  echo "== wasm-bindgen tests in headless Chromium"
+  WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
+    --release -- --test wasm
+  echo "== wasm-bindgen tests in a dedicated Web Worker in headless Chromium"
+  WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
+    --release -- --test wasm
+fi
+
+echo "== node --test tests/js (the npm package in pkg/)"
+cd tests/js
+if [ "$browser" = 1 ]; then
+  node --test
+else
+  node --test api.test.mjs entries.test.mjs tarball.test.mjs
+fi

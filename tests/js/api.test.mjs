@@ -1,0 +1,320 @@
+// The whole JavaScript API through the Node ES module entry (pkg/node.mjs).
+import assert from 'node:assert/strict';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { ReadableStream } from 'node:stream/web';
+import { test } from 'node:test';
+import { bytes, data, dataDir, pkgDir, plainSha1, tsv } from './helpers.mjs';
+
+const { init, initSync, sha1dc, createHasher, hashStream, backend } = await import(`${pkgDir}/node.mjs`);
+
+const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
+const SHATTERED = data('shattered-1.pdf');
+
+test('init resolves in Node, repeatedly, and the simd128 engine runs', async () => {
+  assert.equal(await init(), undefined);
+  assert.equal(await init(new Uint8Array(3)), undefined);
+  initSync();
+  assert.equal(backend(), 'simd128');
+});
+
+test('the result object', () => {
+  const r = sha1dc('abc');
+  assert.deepEqual(r, { hex: ABC, sha1: ABC, collision: null });
+  assert.deepEqual(Object.keys(r), ['hex', 'sha1', 'collision']);
+  const c = sha1dc(data('sha-mbles-1.bin'));
+  assert.deepEqual(c.collision, { offset: 576, block: 9, dv: 'II(52,0)', count: 1 });
+  assert.equal(c.sha1, '8ac60ba76f1999a1ab70223f225aefdc78d4ddc0');
+  assert.equal(c.hex, '4f3d9be4a472c4dae83c6314aa6c36a064c1fd14');
+});
+
+test('every public vector in every mode of the package (MANIFEST.tsv)', () => {
+  const generated = {
+    'ctrl-empty.bin': new Uint8Array(0),
+    'ctrl-abc.bin': 'abc',
+    'ctrl-nist-448bit.bin': 'abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq',
+    'ctrl-million-a.bin': 'a'.repeat(1_000_000),
+  };
+  let n = 0;
+  for (const [name, , sha1, coll, out, , , rrColl, rrOut] of tsv('MANIFEST.tsv')) {
+    if (name === 'ctrl-splitmix64-1MiB.bin') continue; // the Rust tests cover it
+    const input = generated[name] ?? data(name);
+    const d = sha1dc(input);
+    assert.equal(d.hex, out, name);
+    assert.equal(d.sha1, sha1, name);
+    assert.equal(d.collision !== null, coll === 'yes', name);
+    const plain = sha1dc(input, { safeHash: false });
+    assert.equal(plain.hex, sha1, `${name} safeHash:false`);
+    assert.deepEqual(plain.collision, d.collision, `${name} safeHash:false`);
+    const rr = sha1dc(input, { reducedRound: true });
+    assert.equal(rr.hex, rrOut, `${name} reducedRound`);
+    assert.equal(rr.collision !== null, rrColl === 'yes', `${name} reducedRound`);
+    // The same through the streaming hasher, in two pieces.
+    const bytesIn = typeof input === 'string' ? Buffer.from(input) : input;
+    const h = createHasher({ reducedRound: true });
+    h.update(bytesIn.subarray(0, 100)).update(bytesIn.subarray(100));
+    assert.deepEqual(h.digest(), rr, `${name} hasher`);
+    n++;
+  }
+  assert.equal(n, 11);
+});
+
+test('every accepted input type gives the bytes it views', () => {
+  const b = bytes(1000, 7);
+  const want = sha1dc(b);
+  assert.equal(want.hex, plainSha1(b));
+  const shared = new SharedArrayBuffer(1000);
+  new Uint8Array(shared).set(b);
+  const padded = new Uint8Array(1016);
+  padded.set(b, 8);
+  const inputs = {
+    Uint8Array: b,
+    Buffer: Buffer.from(b),
+    ArrayBuffer: b.slice().buffer,
+    SharedArrayBuffer: shared,
+    DataView: new DataView(padded.buffer, 8, 1000),
+    'Uint8Array with offset': padded.subarray(8, 1008),
+    Uint16Array: new Uint16Array(padded.buffer, 8, 500),
+    Int32Array: new Int32Array(padded.buffer, 8, 250),
+    Float64Array: new Float64Array(padded.buffer, 8, 125),
+    BigUint64Array: new BigUint64Array(padded.buffer, 8, 125),
+    Uint8ClampedArray: new Uint8ClampedArray(b),
+  };
+  for (const [what, input] of Object.entries(inputs)) {
+    assert.deepEqual(sha1dc(input), want, what);
+    assert.deepEqual(createHasher().update(input).digest(), want, `${what} hasher`);
+  }
+  // Strings are hashed as UTF-8; a lone surrogate as U+FFFD, like TextEncoder.
+  for (const s of ['', 'abc', 'héllo wörld', '漢字', '😀 emoji', '\ud800 lone', 'x'.repeat(70_000)]) {
+    assert.equal(sha1dc(s).hex, plainSha1(new TextEncoder().encode(s)), JSON.stringify(s.slice(0, 20)));
+    assert.equal(createHasher().update(s).digest().hex, plainSha1(new TextEncoder().encode(s)));
+  }
+});
+
+test('inputs larger than the 1 MiB piece size, one-shot and streaming', () => {
+  const big = bytes(3 * 1024 * 1024 + 17, 3);
+  const want = plainSha1(big);
+  assert.equal(sha1dc(big).hex, want);
+  const h = createHasher();
+  for (let at = 0; at < big.length; at += 700_001) h.update(big.subarray(at, at + 700_001));
+  assert.equal(h.digest().hex, want);
+  const s = 'ü'.repeat(600_000); // longer than the string piece, 1.2 MB of UTF-8
+  assert.equal(sha1dc(s).hex, plainSha1(Buffer.from(s)));
+  assert.equal(sha1dc(SHATTERED, { size: SHATTERED.length }).hex, '16e96b70000dd1e7c85b8368ee197754400e58ec');
+});
+
+test('anything else is a TypeError that says what was given and what is accepted', () => {
+  const bad = [
+    [undefined, /got undefined/],
+    [null, /got null/],
+    [42, /got number 42/],
+    [true, /got boolean true/],
+    [10n, /got bigint 10/],
+    [Symbol('s'), /got symbol/],
+    [[1, 2, 3], /got an Array of length 3/],
+    [{}, /got an object/],
+    [new Map(), /got a Map/],
+    [() => 1, /got a function/],
+    [new Blob(['x']), /got a Blob \(use hashStream/],
+    [Readable.from(['x']), /use hashStream/],
+  ];
+  for (const [value, message] of bad) {
+    for (const call of [() => sha1dc(value), () => createHasher().update(value)]) {
+      assert.throws(call, (e) => {
+        assert.ok(e instanceof TypeError, `${String(e)}`);
+        assert.match(e.message, message);
+        assert.match(e.message, /Uint8Array, ArrayBuffer, DataView, another TypedArray view, a Node Buffer or a string/);
+        return true;
+      });
+    }
+  }
+  // A detached buffer: a TypeError from JavaScript itself, never a wasm trap.
+  const ab = new ArrayBuffer(8);
+  structuredClone(ab, { transfer: [ab] });
+  assert.throws(() => sha1dc(ab), TypeError);
+});
+
+test('bad options are TypeErrors', () => {
+  const bad = [
+    ['yes', /options must be an object; got a string/],
+    [[], /options must be an object; got an Array/],
+    [{ safehash: false }, /unknown option "safehash"/],
+    [{ safeHash: 'no' }, /safeHash must be a boolean; got a string/],
+    [{ reducedRound: 1 }, /reducedRound must be a boolean; got number 1/],
+    [{ gitBlob: null }, /gitBlob must be a boolean; got null/],
+    [{ size: -1 }, /size must be a non-negative safe integer; got number -1/],
+    [{ size: 1.5 }, /size must be a non-negative safe integer/],
+    [{ size: '3' }, /size must be a non-negative safe integer; got a string/],
+    [{ size: 2 ** 53 }, /size must be a non-negative safe integer/],
+  ];
+  for (const [options, message] of bad) {
+    assert.throws(() => sha1dc('abc', options), { name: 'TypeError', message }, JSON.stringify(options));
+    assert.throws(() => createHasher(options), { name: 'TypeError', message });
+  }
+  assert.deepEqual(sha1dc('abc', null), sha1dc('abc'));
+  assert.deepEqual(sha1dc('abc', {}), sha1dc('abc'));
+  assert.throws(() => createHasher({ gitBlob: true }), { name: 'TypeError', message: /needs options.size/ });
+});
+
+test('createHasher: chaining, digest ends it, clear errors after', () => {
+  const h = createHasher();
+  assert.equal(h.update('a'), h);
+  h.update(new Uint8Array([98])).update('c');
+  assert.equal(h.bytesHashed, 3);
+  assert.equal(h.digest().hex, ABC);
+  assert.equal(h.bytesHashed, 3);
+  assert.throws(() => h.update('x'), { name: 'Error', message: /update\(\) after digest\(\)/ });
+  assert.throws(() => h.digest(), { name: 'Error', message: /digest\(\) was already called/ });
+  const freed = createHasher();
+  freed.update('abc');
+  freed.free();
+  freed.free();
+  assert.throws(() => freed.update('x'), /finished/);
+  // A bad chunk leaves the hasher usable.
+  const k = createHasher();
+  k.update('ab');
+  assert.throws(() => k.update(1), TypeError);
+  assert.equal(k.update('c').digest().hex, ABC);
+  // Many hashers at once, interleaved.
+  const hs = Array.from({ length: 50 }, () => createHasher());
+  for (const x of hs) x.update('a');
+  for (const x of hs) x.update('bc');
+  for (const x of hs) assert.equal(x.digest().hex, ABC);
+});
+
+test('gitBlob: git object ids (DERIVED.tsv), size given or taken', async () => {
+  for (const [what, , sha1, , out] of tsv('DERIVED.tsv')) {
+    const file = data(what.split('+ ')[1]);
+    assert.equal(sha1dc(file, { gitBlob: true }).hex, out, what);
+    assert.equal(sha1dc(file, { gitBlob: true }).sha1, sha1, what);
+    const h = createHasher({ gitBlob: true, size: file.length });
+    assert.equal(h.update(file.subarray(0, 10)).update(file.subarray(10)).digest().hex, out, what);
+    assert.equal((await hashStream(new Blob([file]), { gitBlob: true })).hex, out, `${what} Blob`);
+    assert.equal((await hashStream(Readable.from([file]), { gitBlob: true, size: file.length })).hex, out);
+  }
+  // The empty blob, as `git hash-object /dev/null` prints it.
+  assert.equal(sha1dc('', { gitBlob: true }).hex, 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
+  assert.equal(sha1dc('hello\n', { gitBlob: true }).hex, 'ce013625030ba8dba906f756967f9e9ca394464a');
+});
+
+test('a size mismatch throws a clear Error at digest()', async () => {
+  const h = createHasher({ gitBlob: true, size: 5 });
+  h.update('abc');
+  assert.throws(() => h.digest(), { name: 'Error', message: 'sha1dc: the size given was 5 bytes, but 3 bytes were hashed' });
+  assert.throws(() => h.update('x'), /finished/);
+  assert.throws(() => sha1dc('abcd', { size: 3 }), /size given was 3 bytes, but 4/);
+  assert.equal(createHasher({ size: 3 }).update('abc').digest().hex, ABC);
+  await assert.rejects(hashStream(Readable.from(['abc']), { gitBlob: true, size: 4 }), /size given was 4 bytes, but 3/);
+  await assert.rejects(hashStream(Readable.from(['abc']), { gitBlob: true }), { name: 'TypeError', message: /needs options.size/ });
+});
+
+/** Chunks of `b` as an async generator. */
+async function* pieces(b, size) {
+  for (let at = 0; at < b.length; at += size) {
+    await null;
+    yield b.subarray(at, at + size);
+  }
+}
+
+test('hashStream: every kind of source, with progress', async () => {
+  const want = sha1dc(SHATTERED);
+  const sources = {
+    'Node Readable (fs)': () => createReadStream(`${dataDir}/shattered-1.pdf`, { highWaterMark: 10_000 }),
+    'Node Readable (Buffer chunks)': () => Readable.from(pieces(SHATTERED, 4096)),
+    ReadableStream: () => Readable.toWeb(Readable.from(pieces(SHATTERED, 65_536))),
+    'ReadableStream (hand-made, odd chunks)': () =>
+      new ReadableStream({
+        start(c) {
+          for (let at = 0; at < SHATTERED.length; at += 333) c.enqueue(SHATTERED.subarray(at, at + 333));
+          c.close();
+        },
+      }),
+    Blob: () => new Blob([SHATTERED.subarray(0, 1000), SHATTERED.subarray(1000)]),
+    File: () => new File([SHATTERED], 'shattered-1.pdf'),
+    'async generator': () => pieces(SHATTERED, 77_777),
+  };
+  for (const [what, make] of Object.entries(sources)) {
+    const seen = [];
+    const r = await hashStream(make(), {}, (n) => seen.push(n));
+    assert.deepEqual(r, want, what);
+    assert.ok(seen.length >= 1, what);
+    assert.equal(seen.at(-1), SHATTERED.length, what);
+    for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], `${what}: progress increases`);
+  }
+  // The two-argument form, options omitted.
+  const seen = [];
+  assert.deepEqual(await hashStream(pieces(SHATTERED, 50_000), (n) => seen.push(n)), want);
+  assert.equal(seen.at(-1), SHATTERED.length);
+  // String chunks (a Node stream with an encoding) are UTF-8.
+  assert.equal((await hashStream(Readable.from(['ab', 'c']))).hex, ABC);
+  assert.equal((await hashStream(Readable.from(['héllo'].values()))).hex, plainSha1(Buffer.from('héllo')));
+  // Options reach it.
+  assert.equal((await hashStream(new Blob([SHATTERED]), { safeHash: false })).hex, want.sha1);
+  assert.equal((await hashStream(new Blob([]))).hex, 'da39a3ee5e6b4b0d3255bfef95601890afd80709');
+});
+
+test('hashStream: a source that fails half-way rejects with its error', async () => {
+  const boom = new Error('disk on fire');
+  async function* failing() {
+    yield bytes(100_000);
+    throw boom;
+  }
+  await assert.rejects(hashStream(failing()), (e) => e === boom);
+  let cancelled = null;
+  const rs = new ReadableStream({
+    pull(c) {
+      c.enqueue(bytes(1000));
+      if (!this.n) this.n = 0;
+      if (++this.n === 3) c.error(boom);
+    },
+    cancel(reason) {
+      cancelled = reason;
+    },
+  });
+  await assert.rejects(hashStream(rs), (e) => e === boom);
+  // A bad chunk: a TypeError, and the stream is cancelled.
+  const bad = new ReadableStream({
+    pull(c) {
+      c.enqueue(42);
+    },
+    cancel(reason) {
+      cancelled = reason ?? 'cancelled';
+    },
+  });
+  await assert.rejects(hashStream(bad), { name: 'TypeError', message: /each chunk of the stream must be .*got number 42/ });
+  assert.ok(cancelled);
+  // onProgress throwing stops it with that error.
+  const stop = new Error('stop');
+  await assert.rejects(
+    hashStream(pieces(bytes(10_000), 1000), {}, () => {
+      throw stop;
+    }),
+    (e) => e === stop,
+  );
+  // Errors leave the module working.
+  assert.equal(sha1dc('abc').hex, ABC);
+});
+
+test('hashStream: bad sources and callbacks are TypeErrors', async () => {
+  for (const source of [undefined, null, 'text', new Uint8Array(3), [new Uint8Array(3)], {}]) {
+    await assert.rejects(hashStream(source), { name: 'TypeError', message: /hashStream source must be a ReadableStream, a Blob or File, or an async iterable/ });
+  }
+  await assert.rejects(hashStream(new Uint8Array(3)), /use sha1dc\(\) for data in memory/);
+  await assert.rejects(hashStream(new Blob([]), {}, 'no'), { name: 'TypeError', message: /onProgress must be a function/ });
+  await assert.rejects(hashStream(new Blob([]), { bogus: 1 }), { name: 'TypeError', message: /unknown option/ });
+});
+
+test('hashStream runs in constant memory over a large stream', async () => {
+  const chunk = bytes(1 << 20, 9);
+  const total = 64;
+  async function* many() {
+    for (let i = 0; i < total; i++) yield chunk;
+  }
+  const before = process.memoryUsage().rss;
+  const r = await hashStream(many());
+  const grew = process.memoryUsage().rss - before;
+  const h = createHasher();
+  for (let i = 0; i < total; i++) h.update(chunk);
+  assert.deepEqual(r, h.digest());
+  assert.ok(grew < 32 * 1024 * 1024, `RSS grew by ${grew} bytes hashing 64 MiB`);
+});

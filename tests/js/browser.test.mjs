@@ -1,0 +1,159 @@
+// The browser entry in headless Chromium, driven over WebDriver (chromedriver,
+// no npm dependency): a page served with the strict Content-Security-Policy
+// `script-src 'self' 'wasm-unsafe-eval'` loads the package with init() (the
+// .wasm fetched next to the module), hashes, streams a Blob, and runs the
+// package in a module Web Worker. Skipped when Chromium is not installed.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { test } from 'node:test';
+import { pkgDir } from './helpers.mjs';
+
+const CHROMEDRIVER = process.env.CHROMEDRIVER || '/usr/bin/chromedriver';
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const available = existsSync(CHROMEDRIVER) && existsSync(CHROMIUM);
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
+
+const files = {
+  '/t/page.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="/favicon.ico">
+<title>sha1dc-wasm</title><script type="module" src="/t/page.mjs"></script></head><body></body></html>`,
+  '/t/page.mjs': `
+const violations = [];
+document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));
+const out = {};
+try {
+  const m = await import('/pkg/index.mjs');
+  try { m.sha1dc('abc'); } catch (e) { out.beforeInit = e.message; }
+  await m.init();
+  out.backend = m.backend();
+  out.abc = m.sha1dc('abc').hex;
+  out.hasher = m.createHasher().update('a').update(new Uint8Array([98, 99])).digest().hex;
+  const big = new Uint8Array(3 << 20).fill(97);
+  const progress = [];
+  out.blob = (await m.hashStream(new Blob([big, 'x']), null, (n) => progress.push(n))).hex;
+  out.blobLast = progress.at(-1);
+  out.stream = (await m.hashStream(new Blob(['abc']).stream())).hex;
+  const shattered = await (await fetch('/data/shattered-1.prefix320.bin')).arrayBuffer();
+  out.collision = m.sha1dc(shattered).collision;
+  out.gitBlob = (await m.hashStream(new Blob(['hello\\n']), { gitBlob: true })).hex;
+  try { m.sha1dc(42); } catch (e) { out.typeError = e.constructor.name + ': ' + e.message; }
+  const w = new Worker('/t/worker.mjs', { type: 'module' });
+  out.worker = await new Promise((resolve, reject) => {
+    w.onmessage = (e) => resolve(e.data);
+    w.onerror = (e) => reject(new Error('worker: ' + e.message));
+    w.postMessage(new TextEncoder().encode('abc'));
+  });
+} catch (e) {
+  out.error = String(e && e.stack || e);
+}
+// Violations are reported asynchronously: collect the package's, then
+// check that the policy is in force with an eval of our own.
+await new Promise((r) => setTimeout(r, 100));
+out.violations = [...violations];
+try { (0, eval)('1'); out.evalBlocked = false; } catch { out.evalBlocked = true; }
+window.__result = JSON.stringify(out);
+`,
+  '/t/worker.mjs': `
+import { init, sha1dc, backend, createHasher } from '/pkg/index.mjs';
+// The handler is set at once (a message that arrives during a top-level
+// await may find none); init() inside it returns the same promise each time.
+self.onmessage = async (e) => {
+  await init();
+  self.postMessage({ hex: sha1dc(e.data).hex, hasher: createHasher().update(e.data).digest().hex, backend: backend() });
+};
+`,
+};
+
+const EMPTY_ICON = '/favicon.ico';
+const TYPES = { '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html', '.bin': 'application/octet-stream' };
+
+function serve() {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    let body = path === EMPTY_ICON ? '' : files[path];
+    if (body === undefined) {
+      const [base, rest] = path.startsWith('/pkg/') ? [pkgDir, path.slice(5)] : path.startsWith('/data/') ? [join(pkgDir, '../tests/data'), path.slice(6)] : [null, null];
+      const file = base && normalize(join(base, rest));
+      if (!file || !file.startsWith(normalize(base)) || !existsSync(file)) {
+        res.writeHead(404).end();
+        return;
+      }
+      body = readFileSync(file);
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'content-security-policy': CSP });
+    res.end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function webdriver(port, method, path, body) {
+  const r = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await r.json();
+  if (!r.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json.value)}`);
+  return json.value;
+}
+
+test('headless Chromium: strict CSP page and a module Web Worker', { skip: !available && 'Chromium or chromedriver missing' }, async () => {
+  const server = await serve();
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const driver = spawn(CHROMEDRIVER, [`--port=${port}`], { stdio: 'ignore' });
+  let session;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await webdriver(port, 'GET', '/status')).ready) break;
+      } catch (e) {
+        if (i > 100) throw e;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    session = (
+      await webdriver(port, 'POST', '/session', {
+        capabilities: {
+          alwaysMatch: {
+            browserName: 'chrome',
+            'goog:chromeOptions': {
+              binary: CHROMIUM,
+              args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+            },
+          },
+        },
+      })
+    ).sessionId;
+    await webdriver(port, 'POST', `/session/${session}/url`, { url: `http://127.0.0.1:${server.address().port}/t/page.html` });
+    let raw = null;
+    for (let i = 0; i < 600 && raw === null; i++) {
+      raw = await webdriver(port, 'POST', `/session/${session}/execute/sync`, { script: 'return window.__result || null', args: [] });
+      if (raw === null) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(raw, 'the page finished');
+    const out = JSON.parse(raw);
+    assert.equal(out.error, undefined, out.error);
+    assert.equal(out.evalBlocked, true, 'the CSP is in force');
+    assert.deepEqual(out.violations, []);
+    assert.match(out.beforeInit, /await init\(\) first/);
+    assert.equal(out.backend, 'simd128');
+    assert.equal(out.abc, ABC);
+    assert.equal(out.hasher, ABC);
+    assert.equal(out.blobLast, (3 << 20) + 1);
+    assert.equal(out.stream, ABC);
+    assert.deepEqual(out.collision, { offset: 256, block: 4, dv: 'II(52,0)', count: 1 });
+    assert.equal(out.gitBlob, 'ce013625030ba8dba906f756967f9e9ca394464a');
+    assert.match(out.typeError, /^TypeError: sha1dc: data must be .* got number 42$/);
+    assert.deepEqual(out.worker, { hex: ABC, hasher: ABC, backend: 'simd128' });
+    const big = new Uint8Array(3 << 20).fill(97);
+    const { createHash } = await import('node:crypto');
+    assert.equal(out.blob, createHash('sha1').update(big).update('x').digest('hex'));
+  } finally {
+    if (session) await webdriver(port, 'DELETE', `/session/${session}`).catch(() => {});
+    driver.kill();
+    server.close();
+  }
+});

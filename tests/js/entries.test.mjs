@@ -1,0 +1,127 @@
+// The other entry points: CommonJS, the browser/default ES module (loaded in
+// Node with each form init() accepts), the exports map, a worker thread.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { pkgDir } from './helpers.mjs';
+
+const pkgUrl = pathToFileURL(pkgDir).href;
+
+const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
+const require = createRequire(import.meta.url);
+
+/** Runs an ES module snippet in a fresh Node process; returns its stdout. */
+const runModule = (code) =>
+  execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: pkgDir, encoding: 'utf8' }).trim();
+
+test('CommonJS: require gives the API, ready at once, same instance as import', async () => {
+  const cjs = require(`${pkgDir}/node.cjs`);
+  assert.deepEqual(Object.keys(cjs).sort(), ['backend', 'createHasher', 'hashStream', 'init', 'initSync', 'sha1dc']);
+  assert.equal(cjs.sha1dc('abc').hex, ABC);
+  assert.equal(cjs.backend(), 'simd128');
+  await cjs.init();
+  const esm = await import(`${pkgDir}/node.mjs`);
+  assert.equal(esm.sha1dc, cjs.sha1dc);
+});
+
+test('browser entry in Node: throws before init, then init() with bytes', () => {
+  const out = runModule(`
+    import { readFileSync } from 'node:fs';
+    import * as m from './index.mjs';
+    let before;
+    try { m.sha1dc('abc'); } catch (e) { before = e.constructor.name + ': ' + e.message; }
+    let hasherBefore;
+    try { m.createHasher(); } catch (e) { hasherBefore = e.message; }
+    const p1 = m.init(readFileSync('./wasm/sha1dc_wasm_bg.wasm'));
+    const p2 = m.init();
+    await p1; await p2;
+    console.log(JSON.stringify({ before, hasherBefore, same: p1 === p2, hex: m.sha1dc('abc').hex, backend: m.backend() }));
+  `);
+  const r = JSON.parse(out);
+  assert.match(r.before, /^Error: sha1dc: sha1dc\(\) was called before the WebAssembly module was loaded; await init\(\) first$/);
+  assert.match(r.hasherBefore, /createHasher\(\) was called before/);
+  assert.equal(r.hex, ABC);
+  assert.equal(r.backend, 'simd128');
+});
+
+test('browser entry: init() with a WebAssembly.Module, a Response, a promise, wasm-bindgen form; initSync', () => {
+  const forms = {
+    module: `new WebAssembly.Module(bytes)`,
+    response: `new Response(bytes, { headers: { 'content-type': 'application/wasm' } })`,
+    promise: `Promise.resolve(new Response(bytes, { headers: { 'content-type': 'application/wasm' } }))`,
+    bindgen: `{ module_or_path: bytes }`,
+    arraybuffer: `bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)`,
+  };
+  for (const [what, expr] of Object.entries(forms)) {
+    const out = runModule(`
+      import { readFileSync } from 'node:fs';
+      import { init, sha1dc } from './index.mjs';
+      const bytes = readFileSync('./wasm/sha1dc_wasm_bg.wasm');
+      await init(${expr});
+      console.log(sha1dc('abc').hex);
+    `);
+    assert.equal(out, ABC, what);
+  }
+  const out = runModule(`
+    import { readFileSync } from 'node:fs';
+    import { initSync, sha1dc, backend } from './index.mjs';
+    initSync(readFileSync('./wasm/sha1dc_wasm_bg.wasm'));
+    console.log(sha1dc('abc').hex, backend());
+  `);
+  assert.equal(out, `${ABC} simd128`);
+});
+
+test('browser entry: a failed init rejects and can be retried', () => {
+  const out = runModule(`
+    import { readFileSync } from 'node:fs';
+    import { init, sha1dc } from './index.mjs';
+    let err;
+    try { await init(new Uint8Array([0, 1, 2, 3])); } catch (e) { err = e.constructor.name; }
+    await init(readFileSync('./wasm/sha1dc_wasm_bg.wasm'));
+    console.log(err, sha1dc('abc').hex);
+  `);
+  assert.equal(out, `CompileError ${ABC}`);
+});
+
+test('exports map: node import and require, the .wasm subpath, package.json', () => {
+  const pkg = require(`${pkgDir}/package.json`);
+  assert.equal(pkg.exports['.'].node.import, './node.mjs');
+  assert.equal(pkg.exports['.'].node.require, './node.cjs');
+  assert.equal(pkg.exports['.'].browser, './index.mjs');
+  assert.equal(pkg.exports['.'].default, './index.mjs');
+  assert.deepEqual(pkg.exports['.'].types, { import: './index.d.ts', require: './index.d.cts' });
+  assert.equal(pkg.exports['./sha1dc_wasm_bg.wasm'], './wasm/sha1dc_wasm_bg.wasm');
+  for (const f of pkg.files) assert.ok(require('node:fs').existsSync(`${pkgDir}/${f}`), f);
+});
+
+test('a worker thread (the Web Worker pattern): Node entry and browser entry', async () => {
+  for (const [what, code] of [
+    [
+      'node entry',
+      `import { sha1dc, backend } from '${pkgUrl}/node.mjs';
+       import { parentPort } from 'node:worker_threads';
+       parentPort.on('message', (buf) => parentPort.postMessage({ hex: sha1dc(buf).hex, backend: backend() }));`,
+    ],
+    [
+      'browser entry',
+      `import { init, createHasher, backend } from '${pkgUrl}/index.mjs';
+       import { readFileSync } from 'node:fs';
+       import { parentPort } from 'node:worker_threads';
+       await init(readFileSync('${pkgDir}/wasm/sha1dc_wasm_bg.wasm'));
+       parentPort.on('message', (buf) => parentPort.postMessage({ hex: createHasher().update(buf).digest().hex, backend: backend() }));`,
+    ],
+  ]) {
+    const w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`));
+    const reply = new Promise((resolve, reject) => {
+      w.once('message', resolve);
+      w.once('error', reject);
+    });
+    const buf = new TextEncoder().encode('abc');
+    w.postMessage(buf, [buf.buffer]);
+    assert.deepEqual(await reply, { hex: ABC, backend: 'simd128' }, what);
+    await w.terminate();
+  }
+});

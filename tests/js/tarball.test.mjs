@@ -1,0 +1,68 @@
+// The package as a user gets it: `npm pack` of pkg/, installed into a fresh
+// temporary project, used from `import` and from `require` (and its types
+// resolved through the exports map).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { pkgDir } from './helpers.mjs';
+
+const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
+const work = mkdtempSync(join(tmpdir(), 'sha1dc-wasm-tarball-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+const node = (args, cwd) => execFileSync(process.execPath, args, { cwd, encoding: 'utf8' }).trim();
+
+test('npm pack, npm install, import and require', () => {
+  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work, pkgDir], work));
+  const files = packed[0].files.map((f) => f.path).sort();
+  assert.deepEqual(files, [
+    'LICENSE',
+    'README.md',
+    'core.cjs',
+    'core.mjs',
+    'index.d.cts',
+    'index.d.ts',
+    'index.mjs',
+    'node.cjs',
+    'node.mjs',
+    'package.json',
+    'wasm/sha1dc_wasm.d.ts',
+    'wasm/sha1dc_wasm.js',
+    'wasm/sha1dc_wasm_bg.wasm',
+    'wasm/sha1dc_wasm_node.cjs',
+  ]);
+  const tgz = join(work, packed[0].filename);
+  const app = join(work, 'app');
+  execFileSync('mkdir', ['-p', app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+  npm(['install', '--no-package-lock', '--offline', tgz], app);
+  assert.ok(existsSync(join(app, 'node_modules/sha1dc-wasm/wasm/sha1dc_wasm_bg.wasm')));
+  assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')), ['sha1dc-wasm']);
+
+  writeFileSync(
+    join(app, 'esm.mjs'),
+    `import { init, sha1dc, createHasher, hashStream, backend } from 'sha1dc-wasm';
+     import { readFileSync } from 'node:fs';
+     await init();
+     const r = await hashStream(new Blob(['ab', 'c']));
+     const shattered = sha1dc(readFileSync(process.argv[2]));
+     console.log([sha1dc('abc').hex, createHasher().update('abc').digest().hex, r.hex, backend(), shattered.collision.dv].join(' '));`,
+  );
+  const pdf = join(pkgDir, '..', 'tests/data/shattered-1.prefix320.bin');
+  assert.equal(node(['esm.mjs', pdf], app), `${ABC} ${ABC} ${ABC} simd128 II(52,0)`);
+
+  writeFileSync(
+    join(app, 'cjs.cjs'),
+    `const { sha1dc, backend, init } = require('sha1dc-wasm');
+     init().then(() => console.log(sha1dc('abc').hex, backend(), require.resolve('sha1dc-wasm/sha1dc_wasm_bg.wasm').endsWith('wasm/sha1dc_wasm_bg.wasm')));`,
+  );
+  assert.equal(node(['cjs.cjs'], app), `${ABC} simd128 true`);
+
+  // import.meta.resolve / require.resolve pick the Node entries.
+  assert.match(node(['--input-type=module', '-e', "console.log(import.meta.resolve('sha1dc-wasm'))"], app), /node\.mjs$/);
+  assert.match(node(['-e', "console.log(require.resolve('sha1dc-wasm'))"], app), /node\.cjs$/);
+});
