@@ -47,6 +47,17 @@ fn contenders() -> Vec<Contender> {
             }),
         });
     }
+    // The compressor alone: what detection costs on top of it.
+    let name = sha1dc_wasm::Hasher::new().backend();
+    let plain = sha1dc_wasm::Hasher::builder().detect_collisions(false);
+    all.push(Contender {
+        name: format!("sha1dc-wasm {name} no-detect"),
+        run: Box::new(move |d| {
+            let mut h = plain.build();
+            h.update(d);
+            *h.finalize().digest().as_bytes()
+        }),
+    });
     all.push(Contender {
         name: "sha1dc 0.1.5".into(),
         run: Box::new(|d| sha1dc::digest(d).expect("no collision").into()),

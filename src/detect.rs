@@ -1,7 +1,7 @@
 //! Recompression: the check that decides whether a block the filter let
 //! through really is part of a collision.
 
-use crate::compress::{State, state_before, step, unstep};
+use crate::compress::{State, state_before, steps_backward, steps_forward};
 use crate::dv::{DVS, Dv};
 
 /// The first DV (in table order, as the reference) among `mask` for which
@@ -18,10 +18,12 @@ pub(crate) fn first_match(
 ) -> Option<usize> {
     // Both test steps' states are derived at most once per block.
     let mut states: [Option<State>; 2] = [None, None];
-    for (i, dv) in DVS.iter().enumerate() {
-        if mask & (1 << i) == 0 {
-            continue;
-        }
+    // The set bits of `mask`, lowest (first in table order) first.
+    let mut rest = mask;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let dv = &DVS[i];
         let slot = usize::from(dv.test_step != 58);
         let state =
             *states[slot].get_or_insert_with(|| state_before(dv.test_step, ihv_in, ihv_out, w));
@@ -37,15 +39,22 @@ pub(crate) fn first_match(
 /// the DV's test step, steps back to the start and forward to the end with
 /// the partner's message words.
 pub(crate) fn recompress(dv: &Dv, w: &[u32; 80], state: State) -> ([u32; 5], [u32; 5]) {
-    let t0 = dv.test_step;
+    // Each test step its own copy: constant loop bounds, unrolled, no
+    // bounds checks on the message words.
+    match dv.test_step {
+        58 => recompress_from(58, dv, w, state),
+        65 => recompress_from(65, dv, w, state),
+        t0 => recompress_from(t0, dv, w, state),
+    }
+}
+
+#[inline(always)]
+fn recompress_from(t0: usize, dv: &Dv, w: &[u32; 80], state: State) -> ([u32; 5], [u32; 5]) {
+    let word = |t: usize| w[t] ^ dv.dm[t];
     let mut back = state;
-    for t in (0..t0).rev() {
-        unstep(t, &mut back, w[t] ^ dv.dm[t]);
-    }
+    steps_backward(&mut back, 0, t0, word);
     let mut fwd = state;
-    for (t, (&x, &d)) in w.iter().zip(&dv.dm).enumerate().skip(t0) {
-        step(t, &mut fwd, x ^ d);
-    }
+    steps_forward(&mut fwd, t0, 80, word);
     let mut out = back;
     for (o, x) in out.iter_mut().zip(fwd) {
         *o = o.wrapping_add(x);

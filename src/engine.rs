@@ -1,7 +1,7 @@
 //! The streaming state machine: buffering, the two chaining values, the
 //! report. It decides what to do with blocks; the backend does the work.
 
-use crate::backend::Backend;
+use crate::backend::{Backend, Fused};
 use crate::compress::{self, Block, IV, compress_expanded, expand};
 use crate::detect::first_match;
 use crate::digest::Digest;
@@ -24,6 +24,8 @@ pub(crate) struct Config {
 pub(crate) struct Engine {
     config: Config,
     backend: &'static Backend,
+    /// The backend's fused compress-and-filter pass, if it has one.
+    fused: Option<&'static Fused>,
     /// The output chain: the safe chain once a flagged block changed it.
     ihv: [u32; 5],
     /// The plain SHA-1 chain, kept apart only after the chains diverged.
@@ -44,6 +46,7 @@ impl Engine {
         Engine {
             config,
             backend,
+            fused: backend.fused(),
             ihv: IV,
             plain: None,
             buf: [0; 64],
@@ -102,12 +105,18 @@ impl Engine {
         }
     }
 
-    fn process(&mut self, blocks: &[Block]) {
+    fn process(&mut self, mut blocks: &[Block]) {
         let compress = self.backend.compress;
         if !self.config.detect {
             compress(&mut self.ihv, blocks);
             self.blocks += blocks.len() as u64;
             return;
+        }
+        if let Some(fused) = self.fused
+            && self.config.ubc
+            && self.plain.is_none()
+        {
+            blocks = self.process_fused(fused, blocks);
         }
         let mut masks = [u32::MAX; BATCH];
         for chunk in blocks.chunks(BATCH) {
@@ -136,6 +145,58 @@ impl Engine {
             compress(&mut self.ihv, &chunk[done..]);
             self.blocks += chunk.len() as u64;
         }
+    }
+
+    /// The fast path while the chains agree: whole groups of `fused.lanes`
+    /// blocks, each compressed while the next is filtered, the chaining
+    /// values before each block kept so a flagged block is checked without
+    /// compressing anything again. Returns the blocks left to the general
+    /// path: the last partial group, or all after a detected collision.
+    fn process_fused<'a>(&mut self, fused: &Fused, blocks: &'a [Block]) -> &'a [Block] {
+        const MAX: usize = 16;
+        let n = fused.lanes;
+        debug_assert!(n <= MAX);
+        if blocks.len() < n {
+            return blocks;
+        }
+        let mut masks = [0u32; MAX];
+        let mut ahead_masks = [0u32; MAX];
+        let mut ins = [[0u32; 5]; MAX];
+        (self.backend.filter)(&blocks[..n], &mut masks[..n]);
+        let mut done = 0;
+        while done + n <= blocks.len() {
+            let group = &blocks[done..done + n];
+            let ahead = blocks.get(done + n..done + 2 * n).unwrap_or(&[]);
+            (fused.run)(
+                &mut self.ihv,
+                group,
+                &mut ins[..n],
+                ahead,
+                &mut ahead_masks[..n],
+            );
+            for (j, &mask) in masks[..n].iter().enumerate() {
+                if mask == 0 {
+                    continue;
+                }
+                let out = if j + 1 < n { ins[j + 1] } else { self.ihv };
+                let w = expand(&group[j]);
+                if first_match(&w, &ins[j], &out, mask, self.config.reduced_round).is_some() {
+                    // A collision (rare): back to the state after this
+                    // block, which `check` records and the general path
+                    // continues from.
+                    self.ihv = out;
+                    let index = self.blocks + j as u64;
+                    let ihv_in = ins[j];
+                    self.check(&group[j], &ihv_in, index, mask);
+                    self.blocks += j as u64 + 1;
+                    return &blocks[done + j + 1..];
+                }
+            }
+            self.blocks += n as u64;
+            done += n;
+            masks = ahead_masks;
+        }
+        &blocks[done..]
     }
 
     /// Recompresses a block the filter let through; on a collision, records

@@ -30,6 +30,20 @@ pub(crate) struct Backend {
     pub supported: fn() -> bool,
 }
 
+/// See [`Fused`].
+pub(crate) type FusedFn = fn(&mut [u32; 5], &[Block], &mut [[u32; 5]], &[Block], &mut [u32]);
+
+/// Compression and filtering in one pass, for backends whose filter can run
+/// beside a latency-bound compressor: `(run)(ihv, blocks, ins, ahead,
+/// ahead_masks)` compresses the `lanes` blocks of `blocks` into `ihv`,
+/// writing the chaining value before each to `ins`, while it filters the
+/// `lanes` blocks of `ahead` (or none) into `ahead_masks`.
+#[derive(Debug)]
+pub(crate) struct Fused {
+    pub lanes: usize,
+    pub run: FusedFn,
+}
+
 impl fmt::Debug for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name)
@@ -87,6 +101,14 @@ impl Backend {
         }
         #[cfg(not(feature = "std"))]
         Backend::fastest()
+    }
+
+    /// The fused compress-and-filter pass of this backend, if it has one.
+    pub(crate) fn fused(&self) -> Option<&'static Fused> {
+        #[cfg(target_arch = "x86_64")]
+        return x86_64::fused(self.name);
+        #[cfg(not(target_arch = "x86_64"))]
+        None
     }
 
     /// The first backend of the list this CPU supports.

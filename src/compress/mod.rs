@@ -59,6 +59,57 @@ pub(crate) fn unstep(t: usize, s: &mut State, w: u32) {
     *s = [a, b, c, d, e];
 }
 
+/// Round `R` (0..4: steps 20R..20R+20) forward, for the steps `t` of
+/// `range` (inside that round), with message words `word(t)`: the boolean
+/// function and the constant are fixed, no per-step dispatch.
+#[inline(always)]
+fn round_forward<const R: usize>(
+    s: &mut State,
+    range: core::ops::Range<usize>,
+    word: &impl Fn(usize) -> u32,
+) {
+    for t in range {
+        step(20 * R, s, word(t));
+    }
+}
+
+/// Round `R` backward, for the steps of `range` from the last to the first.
+#[inline(always)]
+fn round_backward<const R: usize>(
+    s: &mut State,
+    range: core::ops::Range<usize>,
+    word: &impl Fn(usize) -> u32,
+) {
+    for t in range.rev() {
+        unstep(20 * R, s, word(t));
+    }
+}
+
+/// The part of `from..to` inside round `r`.
+#[inline(always)]
+fn clip(from: usize, to: usize, r: usize) -> core::ops::Range<usize> {
+    from.max(20 * r)..to.min(20 * r + 20)
+}
+
+/// Steps `from..to` forward with message words `word(t)`, round by round.
+#[inline(always)]
+pub(crate) fn steps_forward(s: &mut State, from: usize, to: usize, word: impl Fn(usize) -> u32) {
+    round_forward::<0>(s, clip(from, to, 0), &word);
+    round_forward::<1>(s, clip(from, to, 1), &word);
+    round_forward::<2>(s, clip(from, to, 2), &word);
+    round_forward::<3>(s, clip(from, to, 3), &word);
+}
+
+/// Steps `from..to` backward (from `to - 1` down to `from`) with message
+/// words `word(t)`, round by round.
+#[inline(always)]
+pub(crate) fn steps_backward(s: &mut State, from: usize, to: usize, word: impl Fn(usize) -> u32) {
+    round_backward::<3>(s, clip(from, to, 3), &word);
+    round_backward::<2>(s, clip(from, to, 2), &word);
+    round_backward::<1>(s, clip(from, to, 1), &word);
+    round_backward::<0>(s, clip(from, to, 0), &word);
+}
+
 /// The 16 big-endian message words of a block.
 #[inline(always)]
 pub(crate) fn load_words(block: &Block) -> [u32; 16] {
@@ -103,13 +154,21 @@ pub(crate) fn state_before(
     ihv_out: &[u32; 5],
     w: &[u32; 80],
 ) -> State {
+    // The two test steps get their own copies, with constant loop bounds.
+    match t {
+        58 => state_before_at(58, ihv_in, ihv_out, w),
+        65 => state_before_at(65, ihv_in, ihv_out, w),
+        t => state_before_at(t, ihv_in, ihv_out, w),
+    }
+}
+
+#[inline(always)]
+fn state_before_at(t: usize, ihv_in: &[u32; 5], ihv_out: &[u32; 5], w: &[u32; 80]) -> State {
     let mut s = [0u32; 5];
     for i in 0..5 {
         s[i] = ihv_out[i].wrapping_sub(ihv_in[i]);
     }
-    for i in (t..80).rev() {
-        unstep(i, &mut s, w[i]);
-    }
+    steps_backward(&mut s, t, 80, |i| w[i]);
     s
 }
 

@@ -55,80 +55,137 @@ pub(crate) trait Lanes: Copy {
     unsafe fn store(self, out: &mut [u32]);
 }
 
-/// Message expansion up to the last word the conditions read.
-#[inline(always)]
-pub(crate) unsafe fn expand<V: Lanes>(m: [V; 16]) -> [V; LAST_WORD + 1] {
-    // SAFETY (whole body): the caller guarantees V's instruction set.
-    unsafe {
-        let mut w = [V::splat(0); LAST_WORD + 1];
-        w[..16].copy_from_slice(&m);
-        // Written out word by word: constant indices, no loop, no bounds
-        // checks (a rolled loop here cost as much as the conditions).
-        macro_rules! words {
-            ($($t:literal)*) => {$(
-                let x = w[$t - 3].xor(w[$t - 8]).xor(w[$t - 14]).xor(w[$t - 16]);
-                w[$t] = x.shl::<1>().or(x.shr::<31>());
-            )*};
-        }
-        words!(16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39);
-        words!(40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64);
-        const _: () = assert!(LAST_WORD == 64);
-        w
-    }
+/// Estimated vector operations per expansion word and per condition group
+/// (plus per condition): where [`Filter::part`] cuts the work.
+const WORD_COST: usize = 6;
+const GROUP_COST: usize = 3;
+const CONDITION_COST: usize = 4;
+
+/// The filter of one vector of blocks (`V::LANES` blocks, one per lane),
+/// cut into parts a caller can interleave with other work: the expansion and
+/// the conditions depend only on the message, so they can fill the execution
+/// ports a latency-bound chain (the SHA-NI rounds) leaves idle.
+pub(crate) struct Filter<V> {
+    w: [V; LAST_WORD + 1],
+    mask: V,
 }
 
-macro_rules! dv_mask_fn {
+/// Expansion words `$t` of `$w`, those of the current part.
+macro_rules! expand_words {
+    ($w:ident, $cost:ident, $mine:ident; $($t:literal)*) => {$(
+        if $mine($cost) {
+            let x = $w[$t - 3].xor($w[$t - 8]).xor($w[$t - 14]).xor($w[$t - 16]);
+            $w[$t] = x.shl::<1>().or(x.shr::<31>());
+        }
+        $cost += WORD_COST;
+    )*};
+}
+
+macro_rules! filter_impl {
     ($($dvs:literal => [$(($t1:literal, $b1:literal, $t2:literal, $b2:literal, $differ:literal)),*];)*) => {
-        /// The DVs (bit i = DV i) whose conditions every lane's block meets.
-        #[inline(always)]
-        pub(crate) unsafe fn dv_mask<V: Lanes>(w: &[V; LAST_WORD + 1]) -> V {
-            // SAFETY (whole body): the caller guarantees V's instruction set.
-            unsafe {
-                let mut mask = V::splat(u32::MAX);
-                $(
-                    // In the top bit: `same` is set when the two bits of every
-                    // "equal" condition agree; `differ` when those of every
-                    // "differ" condition do not. No per-condition constant.
-                    let mut same = V::splat(0);
-                    let mut differ = V::splat(u32::MAX);
+        /// The estimated cost of the whole filter, in the units above.
+        const FILTER_COST: usize = (LAST_WORD - 15) * WORD_COST
+            $(+ GROUP_COST $(+ CONDITION_COST + 0 * $t1)*)*;
+
+        impl<V: Lanes> Filter<V> {
+            /// Loads the message words of `blocks[..V::LANES]`.
+            #[inline(always)]
+            pub(crate) unsafe fn new(blocks: &[Block]) -> Self {
+                // SAFETY: the caller guarantees V's instruction set.
+                unsafe {
+                    let mut w = [V::splat(0); LAST_WORD + 1];
+                    w[..16].copy_from_slice(&V::load16(blocks));
+                    Filter { w, mask: V::splat(u32::MAX) }
+                }
+            }
+
+            /// Part `p` of `of` (call them in order, 0 to of - 1): the
+            /// expansion words and condition groups whose share of the
+            /// estimated cost falls there. Inlined with constant `p` and `of`,
+            /// every index is a constant and every part test folds away: each
+            /// part is straight-line code.
+            #[inline(always)]
+            pub(crate) unsafe fn part(&mut self, p: usize, of: usize) {
+                let mut cost = 0usize;
+                let mine = |cost: usize| cost * of / FILTER_COST == p;
+                let w = &mut self.w;
+                // SAFETY (whole body): the caller guarantees V's instruction set.
+                unsafe {
+                    // The expansion, written out word by word (a rolled loop
+                    // cost as much as the conditions).
+                    expand_words!(w, cost, mine; 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+                    expand_words!(w, cost, mine; 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47);
+                    expand_words!(w, cost, mine; 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64);
+                    const _: () = assert!(LAST_WORD == 64);
                     $(
-                        let x = w[$t1].shl::<{ 31 - $b1 }>().xor(w[$t2].shl::<{ 31 - $b2 }>());
-                        if $differ == 1 {
-                            differ = differ.and(x);
-                        } else {
-                            same = same.or(x);
+                        if mine(cost) {
+                            // In the top bit: `same` is set when the two bits of
+                            // every "equal" condition agree; `differ` when those
+                            // of every "differ" condition do not.
+                            let mut same = V::splat(0);
+                            let mut differ = V::splat(u32::MAX);
+                            $(
+                                let x = w[$t1].shl::<{ 31 - $b1 }>().xor(w[$t2].shl::<{ 31 - $b2 }>());
+                                if $differ == 1 {
+                                    differ = differ.and(x);
+                                } else {
+                                    same = same.or(x);
+                                }
+                            )*
+                            // Lanes that break a condition lose this group's DVs.
+                            let ok = differ.andnot(same).sign();
+                            self.mask = self.mask.and(ok.or(V::splat(!$dvs)));
                         }
+                        cost += GROUP_COST $(+ CONDITION_COST + 0 * $t1)*;
                     )*
-                    // Lanes that break a condition lose this group's DVs.
-                    let ok = differ.andnot(same).sign();
-                    mask = mask.and(ok.or(V::splat(!$dvs)));
-                )*
-                mask
+                }
+                debug_assert_eq!(cost, FILTER_COST);
+            }
+
+            /// Writes the `V::LANES` DV masks (bit i = DV i) to `out`.
+            #[inline(always)]
+            pub(crate) unsafe fn finish(&self, out: &mut [u32]) {
+                // SAFETY: the caller guarantees V's instruction set.
+                unsafe { self.mask.store(out) }
             }
         }
     };
 }
-for_each_condition_group!(dv_mask_fn);
+for_each_condition_group!(filter_impl);
 
 /// Filters `blocks.len() == V::LANES` blocks: `out[i]` is block i's DV mask.
 #[inline(always)]
 pub(crate) unsafe fn masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: the caller guarantees V's instruction set.
     unsafe {
-        let w = expand(V::load16(blocks));
-        dv_mask(&w).store(out);
+        let mut f = Filter::<V>::new(blocks);
+        f.part(0, 1);
+        f.finish(out);
     }
 }
 
-/// The filter for every backend: checks `blocks` in groups of `V::LANES`,
-/// the remainder one by one with the portable form.
+/// The filter for every backend: checks `blocks` in groups of `V::LANES`;
+/// a remainder of one block with the portable form, a larger one as a full
+/// vector padded with zero blocks (one vector pass costs about as much as
+/// one scalar block).
 #[inline(always)]
 pub(crate) unsafe fn masks_all<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
+    const MAX_LANES: usize = 16;
     let mut i = 0;
     while i + V::LANES <= blocks.len() {
         // SAFETY: the caller guarantees V's instruction set.
         unsafe { masks::<V>(&blocks[i..i + V::LANES], &mut out[i..i + V::LANES]) };
         i += V::LANES;
+    }
+    let rest = blocks.len() - i;
+    if rest >= 2 && V::LANES <= MAX_LANES {
+        let mut padded = [[0u8; 64]; MAX_LANES];
+        padded[..rest].copy_from_slice(&blocks[i..]);
+        let mut m = [0u32; MAX_LANES];
+        // SAFETY: the caller guarantees V's instruction set.
+        unsafe { masks::<V>(&padded[..V::LANES], &mut m[..V::LANES]) };
+        out[i..blocks.len()].copy_from_slice(&m[..rest]);
+        return;
     }
     for (block, m) in blocks[i..].iter().zip(&mut out[i..]) {
         // SAFETY: u32 lanes are plain integer arithmetic.
