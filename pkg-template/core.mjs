@@ -182,7 +182,9 @@ export function createApi(raw, load, loadSync) {
         count: Number(view.getBigUint64(56, true)),
       };
     }
-    return { hex: hex(bytes, 0), sha1: hex(bytes, 20), collision };
+    const out = hex(bytes, 0);
+    // Without a collision the output is the plain SHA-1: one string serves.
+    return { hex: out, sha1: collision === null ? out : hex(bytes, 20), collision };
   }
 
   /** Feeds one input (already checked) to a RawHasher, in pieces. */
