@@ -50,6 +50,10 @@ fi
 
 echo "== node --test tests/js (the npm package in pkg/)"
 cd tests/js
+# TypeScript, for the tarball test's type check of index.d.ts.
+if [ ! -d node_modules/typescript ]; then
+  npm install --silent --no-audit --no-fund --no-package-lock
+fi
 if [ "$browser" = 1 ]; then
   node --test
 else

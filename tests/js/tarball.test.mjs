@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { after, test } from 'node:test';
 import { pkgDir } from './helpers.mjs';
 
@@ -61,6 +62,38 @@ test('npm pack, npm install, import and require', () => {
      init().then(() => console.log(sha1dc('abc').hex, backend(), require.resolve('sha1dc-wasm/sha1dc_wasm_bg.wasm').endsWith('wasm/sha1dc_wasm_bg.wasm')));`,
   );
   assert.equal(node(['cjs.cjs'], app), `${ABC} simd128 true`);
+
+  // The declarations, through the exports map, from an ES module and from
+  // CommonJS (TypeScript's nodenext resolution), when TypeScript is installed.
+  let tsc = null;
+  try {
+    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  } catch {
+    // Not installed (scripts/test-wasm.sh installs it): the type check is skipped.
+  }
+  if (tsc) {
+    writeFileSync(
+      join(app, 'types.mts'),
+      `import { init, initSync, sha1dc, createHasher, hashStream, backend, type Result, type Options } from 'sha1dc-wasm';
+       await init();
+       initSync(new Uint8Array(0));
+       const o: Options = { safeHash: false, reducedRound: true, gitBlob: true, size: 3 };
+       const r: Result = sha1dc('abc', o);
+       const dv: string | undefined = r.collision?.dv;
+       const h = createHasher({ gitBlob: true, size: 3 }).update(new Uint8Array(3)).update('x');
+       const hex: string = h.digest().hex;
+       const p: Promise<Result> = hashStream(new Blob([]), (n: number) => void n);
+       const q: Promise<Result> = hashStream(new Blob([]), null, (n) => void n);
+       const b: string = backend();
+       // @ts-expect-error a number is not an input
+       sha1dc(42);
+       // @ts-expect-error unknown option
+       sha1dc('x', { safehash: true });
+       export { dv, hex, p, q, b };`,
+    );
+    writeFileSync(join(app, 'types.cts'), "import m = require('sha1dc-wasm');\nconst x: string = m.sha1dc('abc').sha1;\nexport = x;\n");
+    node([tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'types.mts', 'types.cts'], app);
+  }
 
   // import.meta.resolve / require.resolve pick the Node entries.
   assert.match(node(['--input-type=module', '-e', "console.log(import.meta.resolve('sha1dc-wasm'))"], app), /node\.mjs$/);
