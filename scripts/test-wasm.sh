@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every WebAssembly and JavaScript test:
-#   1. tests/wasm.rs under wasm-bindgen-test: in Node, in headless Chromium,
+#   1. tests/wasm.rs and src/wasm.rs's unit test (the simd128 filter's exact
+#      masks) under wasm-bindgen-test: in Node, in headless Chromium,
 #      and in a dedicated Web Worker in headless Chromium;
 #   2. the npm package (scripts/build-pkg.sh builds pkg/): node --test over
 #      tests/js (the whole API, the entry points, worker threads, a strict-CSP
@@ -38,14 +39,14 @@ elif ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
 fi
 
 echo "== wasm-bindgen tests in Node"
-wasm-pack test --node --release -- --test wasm
+wasm-pack test --node --release -- --lib --test wasm
 if [ "$browser" = 1 ]; then
   echo "== wasm-bindgen tests in headless Chromium"
   WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
-    --release -- --test wasm
+    --release -- --lib --test wasm
   echo "== wasm-bindgen tests in a dedicated Web Worker in headless Chromium"
   WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
-    --release -- --test wasm
+    --release -- --lib --test wasm
 fi
 
 echo "== node --test tests/js (the npm package in pkg/)"
