@@ -53,4 +53,4 @@ for s in "${stages[@]}"; do
   esac
 done
 say "all stages green"
-echo "${passed} passed, 0 failed"
+echo "stages: ${passed} passed, 0 failed"
