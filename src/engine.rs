@@ -32,6 +32,11 @@ pub(crate) struct Engine {
     plain: Option<[u32; 5]>,
     buf: Block,
     buf_len: usize,
+    /// The last whole block added, not processed yet: it goes with the
+    /// next blocks, or with the padding at the end, so a short message is
+    /// filtered in one call (two blocks cost the vector forms about as much
+    /// as one).
+    held: Option<Block>,
     /// Bytes added so far.
     len: u64,
     /// Whole blocks processed so far.
@@ -51,6 +56,7 @@ impl Engine {
             plain: None,
             buf: [0; 64],
             buf_len: 0,
+            held: None,
             len: 0,
             blocks: 0,
             first: None,
@@ -72,27 +78,51 @@ impl Engine {
 
     pub(crate) fn update(&mut self, mut data: &[u8]) {
         self.len = self.len.wrapping_add(data.len() as u64);
+        // Up to two whole blocks before `data`'s: the held one and the
+        // buffer once `data` completes it.
+        let mut small: [Block; 2] = [[0; 64]; 2];
+        let mut n = 0;
+        if let Some(h) = self.held.take() {
+            small[n] = h;
+            n += 1;
+        }
         if self.buf_len > 0 {
             let take = data.len().min(64 - self.buf_len);
             self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
             self.buf_len += take;
             data = &data[take..];
-            if self.buf_len < 64 {
-                return;
+            if self.buf_len == 64 {
+                small[n] = self.buf;
+                n += 1;
+                self.buf_len = 0;
             }
-            let block = self.buf;
-            self.process(core::slice::from_ref(&block));
-            self.buf_len = 0;
         }
         let (blocks, rest) = data.as_chunks::<64>();
-        self.process(blocks);
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.buf_len = rest.len();
+        // Everything but the last whole block now; that one is held.
+        if let Some((last, before)) = blocks.split_last() {
+            self.process(&small[..n]);
+            self.process(before);
+            self.held = Some(*last);
+        } else if n > 0 {
+            self.process(&small[..n - 1]);
+            self.held = Some(small[n - 1]);
+        }
+        if !rest.is_empty() {
+            self.buf[..rest.len()].copy_from_slice(rest);
+            self.buf_len = rest.len();
+        }
     }
 
     pub(crate) fn finalize(&mut self) -> Outcome {
         let (pad, count) = compress::padding(&self.buf[..self.buf_len], self.len);
-        self.process(&pad[..count]);
+        let mut last = [[0u8; 64]; 3];
+        let mut n = 0;
+        if let Some(h) = self.held.take() {
+            last[0] = h;
+            n = 1;
+        }
+        last[n..n + count].copy_from_slice(&pad[..count]);
+        self.process(&last[..n + count]);
         self.buf_len = 0;
         Outcome {
             digest: Digest::from_state(&self.ihv),

@@ -76,7 +76,7 @@ const ARCH: &[Backend] = &[];
 static PORTABLE: Backend = Backend {
     name: "portable",
     compress: compress::portable::compress_blocks,
-    filter: ubc::portable::masks,
+    filter: ubc::swar::masks,
     supported: || true,
 };
 

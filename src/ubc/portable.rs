@@ -47,7 +47,10 @@ impl Lanes for u32 {
     }
 }
 
-/// DV masks of `blocks`, one block at a time.
+/// DV masks of `blocks`, one block at a time: the plainest form, kept as a
+/// reference for the tests (the portable backend runs two blocks per `u64`,
+/// ubc/swar.rs; every form uses this one for a last odd block).
+#[cfg(test)]
 pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: u32 lanes need no CPU feature.
     unsafe { super::masks_all::<u32>(blocks, out) }

@@ -1,0 +1,70 @@
+//! The filter on plain `u64`s, two blocks per word ("SIMD within a
+//! register"), for the portable backend: the conditions and most of the
+//! expansion are bitwise, so two 32-bit lanes share each operation; only the
+//! shifts need masks to keep the lanes apart.
+
+use super::Lanes;
+use crate::compress::{Block, load_words};
+
+/// `x` in both lanes.
+const fn both(x: u32) -> u64 {
+    (x as u64) * 0x1_0000_0001
+}
+
+impl Lanes for u64 {
+    const LANES: usize = 2;
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> Self {
+        both(x)
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        self ^ o
+    }
+    #[inline(always)]
+    unsafe fn or(self, o: Self) -> Self {
+        self | o
+    }
+    #[inline(always)]
+    unsafe fn andnot(self, o: Self) -> Self {
+        self & !o
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        self & o
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(self) -> Self {
+        (self << N) & both(u32::MAX << N)
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(self) -> Self {
+        (self >> N) & both(u32::MAX >> N)
+    }
+    #[inline(always)]
+    unsafe fn shl_top<const N: i32>(self) -> Self {
+        // The low lane's bits spill into the high lane's bits 0..N only.
+        self << N
+    }
+    #[inline(always)]
+    unsafe fn sign(self) -> Self {
+        // Each lane's top bit, moved to bit 0 and spread over the lane.
+        ((self >> 31) & both(1)) * u64::from(u32::MAX)
+    }
+    #[inline(always)]
+    unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
+        let (lo, hi) = (load_words(&blocks[0]), load_words(&blocks[1]));
+        core::array::from_fn(|t| u64::from(lo[t]) | (u64::from(hi[t]) << 32))
+    }
+    #[inline(always)]
+    unsafe fn store(self, out: &mut [u32]) {
+        out[0] = self as u32;
+        out[1] = (self >> 32) as u32;
+    }
+}
+
+/// DV masks of `blocks`, two at a time.
+pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
+    // SAFETY: u64 lanes are plain integer arithmetic.
+    unsafe { super::masks_all::<u64>(blocks, out) }
+}
