@@ -1,5 +1,7 @@
 //! Integration tests of the `sha1dcsum` command: output format, options and
 //! exit statuses, against the reference results in tests/data.
+// The command is native only.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
