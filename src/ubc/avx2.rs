@@ -11,40 +11,51 @@ impl Lanes for __m256i {
     const LANES: usize = 8;
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_set1_epi32(x as i32) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_xor_si256(self, o) }
     }
     #[inline(always)]
     unsafe fn or(self, o: Self) -> Self {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_or_si256(self, o) }
     }
     #[inline(always)]
     unsafe fn andnot(self, o: Self) -> Self {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_andnot_si256(o, self) }
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_and_si256(self, o) }
     }
     #[inline(always)]
     unsafe fn shl<const N: i32>(self) -> Self {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_slli_epi32::<N>(self) }
     }
     #[inline(always)]
     unsafe fn shr<const N: i32>(self) -> Self {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_srli_epi32::<N>(self) }
     }
     #[inline(always)]
     unsafe fn sign(self) -> Self {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_srai_epi32::<31>(self) }
     }
     #[inline(always)]
     unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
         let blocks: &[Block; 8] = blocks[..8].try_into().unwrap();
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
         let mut w = [unsafe { _mm256_setzero_si256() }; 16];
+        // SAFETY: the caller checked AVX2 (see `Lanes`); each load reads a
+        // bounds-checked 32-byte slice, unaligned loads take any address.
         unsafe {
             // Big-endian words: reverse the bytes of every lane.
             let bswap = _mm256_set_epi8(
@@ -103,6 +114,7 @@ impl Lanes for __m256i {
     #[inline(always)]
     unsafe fn store(self, out: &mut [u32]) {
         let out = &mut out[..8];
+        // SAFETY: the caller checked AVX2 (see `Lanes`); `out` was cut to the vector length first and the store takes any alignment.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self) }
     }
 }
