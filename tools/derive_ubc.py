@@ -347,13 +347,20 @@ def write_conditions(by_mask, count):
              "",
              f"// {count} distinct conditions in {len(by_mask)} groups.",
              "",
-             "/// Calls `$m!` with every group: `dv_mask => [(t1, b1, t2, b2, differ), ...]`.",
+             "/// Calls `$m!` with every group, in the order of the last message word it",
+             "/// reads: `[words] dv_mask => [(t1, b1, t2, b2, differ), ...]`, where `words`",
+             "/// are the expansion words (16 and up) first needed by this group, so a",
+             "/// filter can expand the message just in time and keep few words alive.",
              "macro_rules! for_each_condition_group {",
              "    ($m:ident) => {",
              "        $m! {"]
-    for mask in sorted(by_mask, key=lambda m: (bin(m).count("1"), m)):
+    last = lambda m: max(max(a[0], b[0]) for a, b, c in by_mask[m])
+    expanded = 15
+    for mask in sorted(by_mask, key=lambda m: (last(m), bin(m).count("1"), m)):
+        words = " ".join(str(t) for t in range(expanded + 1, last(mask) + 1))
+        expanded = max(expanded, last(mask))
         conds = ", ".join(f"({a[0]}, {a[1]}, {b[0]}, {b[1]}, {c})" for a, b, c in sorted(by_mask[mask]))
-        lines.append(f"            0x{mask:08x} => [{conds}];")
+        lines.append(f"            [{words}] 0x{mask:08x} => [{conds}];")
     lines += ["        }", "    };", "}", "pub(crate) use for_each_condition_group;", ""]
     path = os.path.join(ROOT, "src", "ubc", "conditions.rs")
     with open(path, "w") as f:

@@ -91,7 +91,7 @@ macro_rules! expand_words {
 }
 
 macro_rules! filter_impl {
-    ($($dvs:literal => [$(($t1:literal, $b1:literal, $t2:literal, $b2:literal, $differ:literal)),*];)*) => {
+    ($([$($word:literal)*] $dvs:literal => [$(($t1:literal, $b1:literal, $t2:literal, $b2:literal, $differ:literal)),*];)*) => {
         /// The estimated cost of the whole filter, in the units above.
         const FILTER_COST: usize = (LAST_WORD - 15) * WORD_COST
             $(+ GROUP_COST $(+ CONDITION_COST + 0 * $t1)*)*;
@@ -120,13 +120,13 @@ macro_rules! filter_impl {
                 let w = &mut self.w;
                 // SAFETY (whole body): the caller guarantees V's instruction set.
                 unsafe {
-                    // The expansion, written out word by word (a rolled loop
-                    // cost as much as the conditions).
-                    expand_words!(w, cost, mine; 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
-                    expand_words!(w, cost, mine; 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47);
-                    expand_words!(w, cost, mine; 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64);
+                    // The expansion is written out word by word (a rolled loop
+                    // cost as much as the conditions), each word just before
+                    // the first group that reads it, so few words are alive at
+                    // once (vector registers are few, in wasm especially).
                     const _: () = assert!(LAST_WORD == 64);
                     $(
+                        expand_words!(w, cost, mine; $($word)*);
                         if mine(cost) {
                             // In the top bit: `same` is set when the two bits of
                             // every "equal" condition agree; `differ` when those
