@@ -12,7 +12,7 @@ mod common;
 
 use common::{SplitMix64, input, update_chunked};
 use sha1_checked::CollisionResult;
-use sha1dc_wasm::{Hasher, Outcome};
+use sha1dc_wasm::Outcome;
 
 /// (safe hash, filter, reduced round, detect): the modes compared. The
 /// unfiltered mode is compared on a sample (it is 20 times slower and only
@@ -59,17 +59,8 @@ fn oracle(data: &[u8], (safe, ubc, rr, detect): (bool, bool, bool, bool)) -> Col
     o.try_finalize()
 }
 
-fn ours(
-    data: &[u8],
-    (safe, ubc, rr, detect): (bool, bool, bool, bool),
-    rng: &mut SplitMix64,
-) -> Outcome {
-    let mut h = Hasher::builder()
-        .safe_hash(safe)
-        .use_filter(ubc)
-        .reduced_round(rr)
-        .detect_collisions(detect)
-        .build();
+fn ours(data: &[u8], mode: (bool, bool, bool, bool), rng: &mut SplitMix64) -> Outcome {
+    let mut h = common::kat::builder(mode).build();
     update_chunked(&mut h, data, rng);
     h.finalize()
 }

@@ -3,18 +3,12 @@
 
 mod common;
 
-use common::{SplitMix64, input, tsv, update_chunked};
-use sha1dc_wasm::{Hasher, Outcome, hash};
+use common::kat;
+use common::{SplitMix64, input, update_chunked};
+use sha1dc_wasm::{Hasher, hash};
 
-fn run(data: &[u8], safe: bool, ubc: bool, rr: bool, detect: bool) -> Outcome {
-    let mut h = Hasher::builder()
-        .safe_hash(safe)
-        .use_filter(ubc)
-        .reduced_round(rr)
-        .detect_collisions(detect)
-        .build();
-    h.update(data);
-    h.finalize()
+fn text(name: &str) -> String {
+    std::fs::read_to_string(common::data_dir().join(name)).unwrap()
 }
 
 #[test]
@@ -55,130 +49,18 @@ fn every_length_to_1100_matches_plain_sha1() {
 
 #[test]
 fn manifest_default_and_reduced_round() {
-    for row in tsv("MANIFEST.tsv") {
-        let (name, bytes, sha1, coll, out, rr_coll, rr_out) = (
-            &row[0], &row[1], &row[2], &row[3], &row[4], &row[7], &row[8],
-        );
-        let data = input(name);
-        assert_eq!(data.len().to_string(), *bytes, "{name}");
-        let d = hash(&data);
-        assert_eq!(d.sha1().to_string(), *sha1, "{name}");
-        assert_eq!(d.digest().to_string(), *out, "{name}");
-        assert_eq!(d.collision().is_some(), coll == "yes", "{name}");
-        let r = run(&data, true, true, true, true);
-        assert_eq!(r.sha1().to_string(), *sha1, "{name} rr");
-        assert_eq!(r.digest().to_string(), *rr_out, "{name} rr");
-        assert_eq!(r.collision().is_some(), rr_coll == "yes", "{name} rr");
-    }
-}
-
-/// (safe, ubc, rr, detect), the output hex, and whether it was flagged.
-type Mode = ((bool, bool, bool, bool), String, bool);
-
-/// One file's section of TRACE.txt.
-struct Trace {
-    name: String,
-    /// (safe, ubc, rr, detect) -> (output hex, flagged)
-    modes: Vec<Mode>,
-    /// Blocks where the full check fires, with the DV name.
-    full: Vec<(u64, String)>,
-    /// Blocks where a check fires with reduced-round detection.
-    rr: Vec<(u64, String)>,
-}
-
-fn traces() -> Vec<Trace> {
-    let text = std::fs::read_to_string(common::data_dir().join("TRACE.txt")).unwrap();
-    let mut out: Vec<Trace> = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some(rest) = line.strip_prefix("file=") {
-            let name = rest.split_whitespace().next().unwrap().to_owned();
-            out.push(Trace {
-                name,
-                modes: vec![],
-                full: vec![],
-                rr: vec![],
-            });
-        } else if line.contains(" coll=") {
-            let t = out.last_mut().unwrap();
-            let (mode, result) = line.split_once(": ").unwrap();
-            let (hex, coll) = result.split_once(" coll=").unwrap();
-            let flag = |k: &str| mode.contains(&format!("{k}=1"));
-            let key = if mode.contains("detect=off") {
-                (true, true, false, false)
-            } else {
-                (flag("safe"), flag("ubc"), flag("rr"), true)
-            };
-            t.modes
-                .push((key, hex.trim().to_owned(), coll.trim() == "1"));
-        } else if line.starts_with("[full] block") || line.starts_with("[rr] block") {
-            let t = out.last_mut().unwrap();
-            let mut words = line.split_whitespace();
-            let kind = words.next().unwrap();
-            words.next();
-            let block: u64 = words.next().unwrap().parse().unwrap();
-            let dv = line
-                .split("DV ")
-                .nth(1)
-                .unwrap()
-                .split_whitespace()
-                .next()
-                .unwrap()
-                .to_owned();
-            if kind == "[full]" {
-                t.full.push((block, dv))
-            } else {
-                t.rr.push((block, dv))
-            }
-        }
-    }
-    assert_eq!(out.len(), 12, "TRACE.txt lists 12 inputs");
-    out
+    kat::check_manifest(&text("MANIFEST.tsv"), &input);
 }
 
 #[test]
 fn trace_every_mode_block_and_dv() {
     let mut rng = SplitMix64(1);
-    for t in traces() {
-        let data = input(&t.name);
-        assert_eq!(t.modes.len(), 8, "{}", t.name);
-        for &((safe, ubc, rr, detect), ref hex, coll) in &t.modes {
-            // The unfiltered mode recompresses all 32 DVs for every block:
-            // skip it only for inputs so large it would dominate the run time.
-            if !ubc && data.len() > 1 << 19 {
-                continue;
-            }
-            let what = format!("{} safe={safe} ubc={ubc} rr={rr} detect={detect}", t.name);
-            let o = run(&data, safe, ubc, rr, detect);
-            assert_eq!(o.digest().to_string(), *hex, "{what}");
-            assert_eq!(o.collision().is_some(), coll, "{what}");
-            // Chunking never changes a result.
-            let mut h = Hasher::builder()
-                .safe_hash(safe)
-                .use_filter(ubc)
-                .reduced_round(rr)
-                .detect_collisions(detect)
-                .build();
-            update_chunked(&mut h, &data, &mut rng);
-            assert_eq!(h.finalize(), o, "{what} chunked");
-            if !detect {
-                continue;
-            }
-            let fired = if rr { &t.rr } else { &t.full };
-            match o.collision() {
-                None => assert!(fired.is_empty(), "{what}"),
-                Some(c) => {
-                    assert_eq!(c.block(), fired[0].0, "{what}");
-                    assert_eq!(c.offset(), fired[0].0 * 64, "{what}");
-                    assert_eq!(c.dv().to_string(), fired[0].1, "{what}");
-                    if !safe {
-                        // The chain is the plain one throughout: every listed block fires.
-                        assert_eq!(c.count(), fired.len() as u64, "{what}");
-                    }
-                }
-            }
-        }
-    }
+    let mut chunked = |mut h: Hasher, data: &[u8]| {
+        update_chunked(&mut h, data, &mut rng);
+        h.finalize()
+    };
+    // The unfiltered mode is 20 times slower: the 1 MiB inputs get it below.
+    kat::check_trace(&text("TRACE.txt"), &input, 1 << 19, &mut chunked, "");
 }
 
 #[test]
@@ -186,7 +68,7 @@ fn the_unfiltered_mode_on_a_large_file() {
     // TRACE.txt's ubc=0 rows for the 1 MiB control, skipped above for speed
     // in the loop, checked once here.
     let data = input("ctrl-splitmix64-1MiB.bin");
-    let o = run(&data, true, false, false, true);
+    let o = kat::run(&data, (true, false, false, true));
     assert_eq!(
         o.digest().to_string(),
         "ae05eec7f9d86602b8610fd208de905e6afaa691"
@@ -196,30 +78,12 @@ fn the_unfiltered_mode_on_a_large_file() {
 
 #[test]
 fn derived_git_blob_ids() {
-    for row in tsv("DERIVED.tsv") {
-        let name = row[0].split("+ ").nth(1).unwrap();
-        let data = input(name);
-        let mut h = Hasher::new();
-        h.update(format!("blob {}\0", data.len()).as_bytes());
-        h.update(&data);
-        let o = h.finalize();
-        assert_eq!(o.sha1().to_string(), row[2], "{name}");
-        assert_eq!(o.digest().to_string(), row[4], "{name}");
-        assert_eq!(o.collision().is_some(), row[3] == "yes", "{name}");
-    }
+    kat::check_derived(&text("DERIVED.tsv"), &input);
 }
 
 #[test]
 fn prefix_lengths_of_the_control() {
-    let data = input("ctrl-splitmix64-1MiB.bin");
-    for row in tsv("LENGTHS.tsv") {
-        let len: usize = row[0].parse().unwrap();
-        assert_eq!(
-            hash(&data[..len]).digest().to_string(),
-            row[1],
-            "prefix {len}"
-        );
-    }
+    kat::check_lengths(&text("LENGTHS.tsv"), &input("ctrl-splitmix64-1MiB.bin"));
 }
 
 #[test]

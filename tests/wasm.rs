@@ -10,6 +10,7 @@
 
 mod common;
 
+use common::kat::{self, builder, rows, run};
 use common::{SplitMix64, splitmix64_bytes};
 use sha1dc_wasm::{Hasher, Outcome, available_backends, hash};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -40,35 +41,12 @@ fn input(name: &str) -> Vec<u8> {
     file.to_vec()
 }
 
-/// Rows of a tab-separated text, header and comments skipped.
-fn rows(text: &str) -> Vec<Vec<&str>> {
-    text.lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect()
-}
-
 /// A seed from the platform's random source (crypto.getRandomValues), so
 /// each run tries other chunkings and inputs; failures print it.
 fn random_seed() -> u64 {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).expect("getrandom in wasm (wasm_js)");
     u64::from_le_bytes(bytes)
-}
-
-fn builder(safe: bool, ubc: bool, rr: bool, detect: bool) -> sha1dc_wasm::Builder {
-    Hasher::builder()
-        .safe_hash(safe)
-        .use_filter(ubc)
-        .reduced_round(rr)
-        .detect_collisions(detect)
-}
-
-fn run(data: &[u8], safe: bool, ubc: bool, rr: bool, detect: bool) -> Outcome {
-    let mut h = builder(safe, ubc, rr, detect).build();
-    h.update(data);
-    h.finalize()
 }
 
 /// Feeds `data` in chunks of random sizes: mostly small, some of many blocks.
@@ -105,128 +83,37 @@ fn the_simd128_backend_runs() {
 
 #[wasm_bindgen_test]
 fn manifest_default_and_reduced_round() {
-    for row in rows(MANIFEST) {
-        let (name, bytes, sha1, coll, out, rr_coll, rr_out) =
-            (row[0], row[1], row[2], row[3], row[4], row[7], row[8]);
-        let data = input(name);
-        assert_eq!(data.len().to_string(), bytes, "{name}");
-        let d = hash(&data);
-        assert_eq!(d.sha1().to_string(), sha1, "{name}");
-        assert_eq!(d.digest().to_string(), out, "{name}");
-        assert_eq!(d.collision().is_some(), coll == "yes", "{name}");
-        let r = run(&data, true, true, true, true);
-        assert_eq!(r.sha1().to_string(), sha1, "{name} rr");
-        assert_eq!(r.digest().to_string(), rr_out, "{name} rr");
-        assert_eq!(r.collision().is_some(), rr_coll == "yes", "{name} rr");
-    }
+    kat::check_manifest(MANIFEST, &input);
 }
 
-/// (safe, ubc, rr, detect), the output hex, and whether it was flagged.
-type Mode<'a> = ((bool, bool, bool, bool), &'a str, bool);
-/// (reduced-round mode, block, DV name) of the first block that fires.
-type First<'a> = (bool, u64, &'a str);
-
-/// TRACE.txt: for every input, every mode's output and flag, and the block
-/// and DV of the first detection; each also with a random chunking.
+/// TRACE.txt: every input in every mode with the flagged block and DV, each
+/// also through a random chunking.
 #[wasm_bindgen_test]
 fn trace_every_mode_block_and_dv() {
     let seed = random_seed();
     let mut rng = SplitMix64(seed);
-    let mut name = "";
-    let mut data = Vec::new();
-    let mut firsts: Vec<First> = Vec::new();
-    let mut modes: Vec<Mode> = Vec::new();
-    let mut check = |name: &str, data: &[u8], modes: &[Mode], firsts: &[First]| {
-        for &((safe, ubc, rr, detect), hex, coll) in modes {
-            // The unfiltered mode recompresses every block for all 32 DVs:
-            // the native tests cover it for the large inputs.
-            if !ubc && data.len() > 1 << 16 {
-                continue;
-            }
-            let what =
-                format!("{name} safe={safe} ubc={ubc} rr={rr} detect={detect} (seed {seed:#x})");
-            let o = run(data, safe, ubc, rr, detect);
-            assert_eq!(o.digest().to_string(), hex, "{what}");
-            assert_eq!(o.collision().is_some(), coll, "{what}");
-            let c = chunked(builder(safe, ubc, rr, detect).build(), data, &mut rng);
-            assert_eq!(c, o, "{what} chunked");
-            if let Some(c) = o.collision() {
-                let first = firsts.iter().find(|f| f.0 == rr).expect("a traced block");
-                assert_eq!((c.block(), c.offset()), (first.1, first.1 * 64), "{what}");
-                assert_eq!(c.dv().to_string(), first.2, "{what}");
-            }
-        }
-    };
-    let mut files = 0;
-    for line in TRACE.lines().map(str::trim) {
-        if let Some(rest) = line.strip_prefix("file=") {
-            if !name.is_empty() {
-                check(name, &data, &modes, &firsts);
-            }
-            name = rest.split_whitespace().next().unwrap();
-            data = input(name);
-            modes.clear();
-            firsts.clear();
-            files += 1;
-        } else if line.contains(" coll=") {
-            let (mode, result) = line.split_once(": ").unwrap();
-            let (hex, coll) = result.split_once(" coll=").unwrap();
-            let flag = |k: &str| mode.contains(&format!("{k}=1"));
-            let key = if mode.contains("detect=off") {
-                (true, true, false, false)
-            } else {
-                (flag("safe"), flag("ubc"), flag("rr"), true)
-            };
-            modes.push((key, hex.trim(), coll.trim() == "1"));
-        } else if line.starts_with("[full] block") || line.starts_with("[rr] block") {
-            let rr = line.starts_with("[rr]");
-            let block = line.split_whitespace().nth(2).unwrap().parse().unwrap();
-            let dv = line
-                .split("DV ")
-                .nth(1)
-                .unwrap()
-                .split_whitespace()
-                .next()
-                .unwrap();
-            if !firsts.iter().any(|f| f.0 == rr) {
-                firsts.push((rr, block, dv));
-            }
-        }
-    }
-    check(name, &data, &modes, &firsts);
-    assert_eq!(files, 12, "TRACE.txt lists 12 inputs");
+    let mut chunks = |h: Hasher, data: &[u8]| chunked(h, data, &mut rng);
+    // The unfiltered mode recompresses every block for all 32 DVs: the
+    // native tests cover it for the large inputs.
+    kat::check_trace(
+        TRACE,
+        &input,
+        1 << 16,
+        &mut chunks,
+        &format!("(seed {seed:#x})"),
+    );
 }
 
 #[wasm_bindgen_test]
 fn derived_git_blob_ids() {
-    for row in rows(DERIVED) {
-        let name = row[0].split("+ ").nth(1).unwrap();
-        let data = input(name);
-        let mut h = Hasher::new();
-        h.update(format!("blob {}\0", data.len()).as_bytes());
-        h.update(&data);
-        let o = h.finalize();
-        assert_eq!(o.sha1().to_string(), row[2], "{name}");
-        assert_eq!(o.digest().to_string(), row[4], "{name}");
-        assert_eq!(o.collision().is_some(), row[3] == "yes", "{name}");
-    }
+    kat::check_derived(DERIVED, &input);
 }
 
 #[wasm_bindgen_test]
 fn prefix_lengths_of_the_control() {
-    let data = input("ctrl-splitmix64-1MiB.bin");
-    for row in rows(LENGTHS) {
-        let len: usize = row[0].parse().unwrap();
-        assert_eq!(
-            hash(&data[..len]).digest().to_string(),
-            row[1],
-            "prefix {len}"
-        );
-    }
+    kat::check_lengths(LENGTHS, &input("ctrl-splitmix64-1MiB.bin"));
 }
 
-/// tests/data/wasm_fixtures.tsv: the native build's results for generated
-/// inputs, each fed in one piece and in a random chunking.
 #[wasm_bindgen_test]
 fn generated_inputs_match_the_native_build() {
     let seed = random_seed();
@@ -248,14 +135,14 @@ fn generated_inputs_match_the_native_build() {
         let what = format!(
             "{prefix} + {len} bytes of seed {seed_hex} safe={safe} rr={rr} (chunking seed {seed:#x})"
         );
-        let o = run(&data, safe, true, rr, true);
+        let o = run(&data, (safe, true, rr, true));
         assert_eq!(o.digest().to_string(), digest, "{what}");
         assert_eq!(o.sha1().to_string(), sha1, "{what}");
         let got = o.collision().map_or("-".to_owned(), |c| {
             format!("{},{},{}", c.block(), c.dv(), c.count())
         });
         assert_eq!(got, collision, "{what}");
-        let c = chunked(builder(safe, true, rr, true).build(), &data, &mut rng);
+        let c = chunked(builder((safe, true, rr, true)).build(), &data, &mut rng);
         assert_eq!(c, o, "{what} chunked");
     }
 }
@@ -292,15 +179,15 @@ fn random_inputs_simd128_against_portable() {
             data.len()
         );
         let reference = {
-            let mut h = builder(safe, true, rr, true)
+            let mut h = builder((safe, true, rr, true))
                 .backend("portable")
                 .unwrap()
                 .build();
             h.update(&data);
             h.finalize()
         };
-        assert_eq!(run(&data, safe, true, rr, true), reference, "{what}");
-        let c = chunked(builder(safe, true, rr, true).build(), &data, &mut rng);
+        assert_eq!(run(&data, (safe, true, rr, true)), reference, "{what}");
+        let c = chunked(builder((safe, true, rr, true)).build(), &data, &mut rng);
         assert_eq!(c, reference, "{what} chunked");
     }
 }

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub mod kat;
+
 pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }

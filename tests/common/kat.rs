@@ -1,0 +1,184 @@
+//! The known-answer checks, written once for the native tests
+//! (tests/vectors.rs, inputs read from disk) and the wasm tests
+//! (tests/wasm.rs, inputs embedded): the caller passes the texts of
+//! tests/data and a function that yields a named input.
+
+use sha1dc_wasm::{Builder, Hasher, Outcome, hash};
+
+/// (safe hash, filter, reduced round, detect).
+pub type Mode = (bool, bool, bool, bool);
+
+pub fn builder((safe, ubc, rr, detect): Mode) -> Builder {
+    Hasher::builder()
+        .safe_hash(safe)
+        .use_filter(ubc)
+        .reduced_round(rr)
+        .detect_collisions(detect)
+}
+
+pub fn run(data: &[u8], mode: Mode) -> Outcome {
+    let mut h = builder(mode).build();
+    h.update(data);
+    h.finalize()
+}
+
+/// Rows of a tab-separated text, header and comments skipped.
+pub fn rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect()
+}
+
+/// MANIFEST.tsv: every file's SHA-1, default output and flag, and the same
+/// with reduced-round detection.
+pub fn check_manifest(manifest: &str, input: &dyn Fn(&str) -> Vec<u8>) {
+    for row in rows(manifest) {
+        let (name, bytes, sha1, coll, out, rr_coll, rr_out) =
+            (row[0], row[1], row[2], row[3], row[4], row[7], row[8]);
+        let data = input(name);
+        assert_eq!(data.len().to_string(), bytes, "{name}");
+        let d = hash(&data);
+        assert_eq!(d.sha1().to_string(), sha1, "{name}");
+        assert_eq!(d.digest().to_string(), out, "{name}");
+        assert_eq!(d.collision().is_some(), coll == "yes", "{name}");
+        let r = run(&data, (true, true, true, true));
+        assert_eq!(r.sha1().to_string(), sha1, "{name} rr");
+        assert_eq!(r.digest().to_string(), rr_out, "{name} rr");
+        assert_eq!(r.collision().is_some(), rr_coll == "yes", "{name} rr");
+    }
+}
+
+/// One input's section of TRACE.txt.
+pub struct Trace<'a> {
+    pub name: &'a str,
+    /// Every mode: its output hex and whether it was flagged.
+    pub modes: Vec<(Mode, &'a str, bool)>,
+    /// Blocks where the full check fires, with the DV's name.
+    pub full: Vec<(u64, &'a str)>,
+    /// Blocks where a check fires with reduced-round detection.
+    pub rr: Vec<(u64, &'a str)>,
+}
+
+pub fn traces(text: &str) -> Vec<Trace<'_>> {
+    let mut out: Vec<Trace> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("file=") {
+            let name = rest.split_whitespace().next().unwrap();
+            out.push(Trace {
+                name,
+                modes: vec![],
+                full: vec![],
+                rr: vec![],
+            });
+        } else if line.contains(" coll=") {
+            let (mode, result) = line.split_once(": ").unwrap();
+            let (hex, coll) = result.split_once(" coll=").unwrap();
+            let flag = |k: &str| mode.contains(&format!("{k}=1"));
+            let key = if mode.contains("detect=off") {
+                (true, true, false, false)
+            } else {
+                (flag("safe"), flag("ubc"), flag("rr"), true)
+            };
+            out.last_mut()
+                .unwrap()
+                .modes
+                .push((key, hex.trim(), coll.trim() == "1"));
+        } else if line.starts_with("[full] block") || line.starts_with("[rr] block") {
+            let t = out.last_mut().unwrap();
+            let block: u64 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+            let dv = line
+                .split("DV ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap();
+            if line.starts_with("[full]") {
+                t.full.push((block, dv))
+            } else {
+                t.rr.push((block, dv))
+            }
+        }
+    }
+    assert_eq!(out.len(), 12, "TRACE.txt lists 12 inputs");
+    out
+}
+
+/// TRACE.txt: every input in every mode, the flagged block and DV, and the
+/// same result through `chunked` (which feeds a hasher in chunks of its
+/// choosing). The unfiltered mode, which recompresses every block for all 32
+/// DVs, is skipped for inputs longer than `unfiltered_max` bytes.
+pub fn check_trace(
+    text: &str,
+    input: &dyn Fn(&str) -> Vec<u8>,
+    unfiltered_max: usize,
+    chunked: &mut dyn FnMut(Hasher, &[u8]) -> Outcome,
+    context: &str,
+) {
+    for t in traces(text) {
+        let data = input(t.name);
+        assert_eq!(t.modes.len(), 8, "{}", t.name);
+        for &(mode, hex, coll) in &t.modes {
+            let (safe, ubc, rr, detect) = mode;
+            if !ubc && data.len() > unfiltered_max {
+                continue;
+            }
+            let what = format!(
+                "{} safe={safe} ubc={ubc} rr={rr} detect={detect} {context}",
+                t.name
+            );
+            let o = run(&data, mode);
+            assert_eq!(o.digest().to_string(), hex, "{what}");
+            assert_eq!(o.collision().is_some(), coll, "{what}");
+            assert_eq!(chunked(builder(mode).build(), &data), o, "{what} chunked");
+            if !detect {
+                continue;
+            }
+            let fired = if rr { &t.rr } else { &t.full };
+            match o.collision() {
+                None => assert!(fired.is_empty(), "{what}"),
+                Some(c) => {
+                    assert_eq!(
+                        (c.block(), c.offset()),
+                        (fired[0].0, fired[0].0 * 64),
+                        "{what}"
+                    );
+                    assert_eq!(c.dv().to_string(), fired[0].1, "{what}");
+                    if !safe {
+                        // The chain stays the plain one: every listed block fires.
+                        assert_eq!(c.count(), fired.len() as u64, "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// DERIVED.tsv: git blob ids (`blob <len>\0` + content).
+pub fn check_derived(derived: &str, input: &dyn Fn(&str) -> Vec<u8>) {
+    for row in rows(derived) {
+        let name = row[0].split("+ ").nth(1).unwrap();
+        let data = input(name);
+        let mut h = Hasher::new();
+        h.update(format!("blob {}\0", data.len()).as_bytes());
+        h.update(&data);
+        let o = h.finalize();
+        assert_eq!(o.sha1().to_string(), row[2], "{name}");
+        assert_eq!(o.digest().to_string(), row[4], "{name}");
+        assert_eq!(o.collision().is_some(), row[3] == "yes", "{name}");
+    }
+}
+
+/// LENGTHS.tsv: prefixes of the 1 MiB control at block and buffer boundaries.
+pub fn check_lengths(lengths: &str, control: &[u8]) {
+    for row in rows(lengths) {
+        let len: usize = row[0].parse().unwrap();
+        assert_eq!(
+            hash(&control[..len]).digest().to_string(),
+            row[1],
+            "prefix {len}"
+        );
+    }
+}
