@@ -28,12 +28,8 @@ fn light() -> bool {
     std::env::var_os("SHA1DC_TEST_LIGHT").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
-fn hasher(backend: &str, (safe, ubc, rr, detect): (bool, bool, bool, bool)) -> Hasher {
-    Hasher::builder()
-        .safe_hash(safe)
-        .use_filter(ubc)
-        .reduced_round(rr)
-        .detect_collisions(detect)
+fn hasher(backend: &str, mode: common::kat::Mode) -> Hasher {
+    common::kat::builder(mode)
         .backend(backend)
         .unwrap_or_else(|e| panic!("{backend}: {e}"))
         .build()
