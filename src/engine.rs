@@ -3,9 +3,9 @@
 
 use crate::backend::{Backend, Fused};
 use crate::compress::{self, Block, IV, compress_expanded, expand};
-use crate::detect::first_match;
 use crate::digest::Digest;
 use crate::dv::DisturbanceVector;
+use crate::recompress::first_match;
 use crate::{Collision, Outcome};
 
 /// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
@@ -17,7 +17,7 @@ pub(crate) struct Config {
     pub detect: bool,
     pub safe_hash: bool,
     pub reduced_round: bool,
-    pub ubc: bool,
+    pub filter: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -143,7 +143,7 @@ impl Engine {
             return;
         }
         if let Some(fused) = self.fused
-            && self.config.ubc
+            && self.config.filter
             && self.plain.is_none()
         {
             blocks = self.process_fused(fused, blocks);
@@ -154,7 +154,7 @@ impl Engine {
                 compress(plain, chunk);
             }
             let masks = &mut masks[..chunk.len()];
-            if self.config.ubc {
+            if self.config.filter {
                 (self.backend.filter)(chunk, masks);
             }
             // Compress runs of unflagged blocks in one call; stop at each

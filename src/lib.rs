@@ -30,12 +30,13 @@
 #![deny(missing_docs)]
 
 mod backend;
+mod block;
 mod compress;
-mod detect;
 mod digest;
 mod dv;
 mod engine;
-mod ubc;
+mod filter;
+mod recompress;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
@@ -259,7 +260,7 @@ impl Default for Builder {
                 detect: true,
                 safe_hash: true,
                 reduced_round: false,
-                ubc: true,
+                filter: true,
             },
             backend: None,
         }
@@ -292,7 +293,7 @@ impl Builder {
     /// block is recompressed for all 32 disturbance vectors: the results are
     /// the same, about 20 times slower. For tests.
     pub fn use_filter(mut self, on: bool) -> Self {
-        self.config.ubc = on;
+        self.config.filter = on;
         self
     }
 

@@ -221,7 +221,7 @@ mod tests {
 
         let mut got = vec![0u32; all.len()];
         for (chunk, out) in all.chunks(37).zip(got.chunks_mut(37)) {
-            crate::ubc::simd128::masks(chunk, out);
+            crate::filter::simd128::masks(chunk, out);
         }
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(g, w, "block {i}: got {g:08x}, reference {w:08x}");

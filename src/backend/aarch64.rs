@@ -10,7 +10,7 @@ use super::Backend;
 mod little {
     use super::Backend;
     use crate::compress::{Block, aarch64_sha, portable};
-    use crate::ubc::neon;
+    use crate::filter::neon;
 
     // cpufeatures' "sha2" is Linux's HWCAP_SHA2, Rust's `sha2` target
     // feature, which covers the SHA-1 instructions too; no CPU has SHA-256

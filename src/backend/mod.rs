@@ -12,7 +12,7 @@
 use core::fmt;
 
 use crate::compress::{self, Block};
-use crate::ubc;
+use crate::filter;
 
 /// A way to compress and filter blocks; chosen once per hasher.
 ///
@@ -76,7 +76,7 @@ const ARCH: &[Backend] = &[];
 static PORTABLE: Backend = Backend {
     name: "portable",
     compress: compress::portable::compress_blocks,
-    filter: ubc::swar::masks,
+    filter: filter::swar::masks,
     supported: || true,
 };
 

@@ -12,7 +12,7 @@ pub(super) static BACKENDS: &[Backend] = &[Backend {
     // Scalar compression (wasm has no SHA instructions) beside the filter
     // on four blocks per vector.
     compress: crate::compress::portable::compress_blocks,
-    filter: crate::ubc::simd128::masks,
+    filter: crate::filter::simd128::masks,
     supported: || true,
 }];
 

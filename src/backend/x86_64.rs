@@ -8,7 +8,7 @@ use core::arch::x86_64::__m128i;
 
 use super::{Backend, Fused};
 use crate::compress::{Block, portable, x86_sha};
-use crate::ubc::{avx2, sse2};
+use crate::filter::{avx2, sse2};
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
 cpufeatures::new!(has_avx2, "avx2");

@@ -16,10 +16,9 @@ pub(crate) const IV: [u32; 5] = [
     0xc3d2_e1f0,
 ];
 
-const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
+pub(crate) use crate::block::{Block, expand};
 
-/// A message block: 64 bytes.
-pub(crate) type Block = [u8; 64];
+const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 
 /// The working state `a, b, c, d, e` before some step.
 pub(crate) type State = [u32; 5];
@@ -108,27 +107,6 @@ pub(crate) fn steps_backward(s: &mut State, from: usize, to: usize, word: impl F
     round_backward::<2>(s, clip(from, to, 2), &word);
     round_backward::<1>(s, clip(from, to, 1), &word);
     round_backward::<0>(s, clip(from, to, 0), &word);
-}
-
-/// The 16 big-endian message words of a block.
-#[inline(always)]
-pub(crate) fn load_words(block: &Block) -> [u32; 16] {
-    let mut m = [0u32; 16];
-    for (word, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
-        *word = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-    }
-    m
-}
-
-/// The 80 expanded message words of a block.
-#[inline(always)]
-pub(crate) fn expand(block: &Block) -> [u32; 80] {
-    let mut w = [0u32; 80];
-    w[..16].copy_from_slice(&load_words(block));
-    for t in 16..80 {
-        w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
-    }
-    w
 }
 
 /// Compresses one block given by its expanded words into the chaining value.

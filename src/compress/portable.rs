@@ -6,7 +6,8 @@
 //! in WebAssembly) and the loop body has no bounds checks, no calls and no
 //! per-step dispatch on the round.
 
-use super::{Block, K, load_words};
+use super::{Block, K};
+use crate::block::load_words;
 
 #[inline(always)]
 fn ch(b: u32, c: u32, d: u32) -> u32 {

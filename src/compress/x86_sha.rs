@@ -8,7 +8,7 @@
 use core::arch::x86_64::*;
 
 use super::Block;
-use crate::ubc::{Filter, Lanes};
+use crate::filter::{Filter, Lanes};
 
 /// Reverses the 16 bytes: big-endian words, first word in the top lane.
 #[inline(always)]

@@ -89,7 +89,7 @@ fn filter_statistics_match_trace() {
         let (pad, n) = padding(tail, data.len() as u64);
         all.extend_from_slice(&pad[..n]);
         let mut masks = vec![0u32; all.len()];
-        super::portable::masks(&all, &mut masks);
+        super::scalar::masks(&all, &mut masks);
         assert_eq!(masks.iter().filter(|&&m| m != 0).count(), nonzero);
         assert_eq!(masks.iter().map(|m| m.count_ones()).sum::<u32>(), bits);
     }

@@ -12,7 +12,7 @@ use core::arch::wasm32::{
 };
 
 use super::Lanes;
-use crate::compress::Block;
+use crate::block::Block;
 
 /// Big-endian words: reverses the bytes of each 32-bit lane.
 #[inline(always)]

@@ -1,7 +1,7 @@
 //! The filter on plain `u32`s: one block per "vector", for every target.
 
 use super::Lanes;
-use crate::compress::{Block, load_words};
+use crate::block::{Block, load_words};
 
 impl Lanes for u32 {
     const LANES: usize = 1;
@@ -49,7 +49,7 @@ impl Lanes for u32 {
 
 /// DV masks of `blocks`, one block at a time: the plainest form, kept as a
 /// reference for the tests (the portable backend runs two blocks per `u64`,
-/// ubc/swar.rs; every form uses this one for a last odd block).
+/// filter/swar.rs; every form uses this one for a last odd block).
 #[cfg(test)]
 pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: u32 lanes need no CPU feature.

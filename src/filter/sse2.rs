@@ -3,7 +3,7 @@
 use core::arch::x86_64::*;
 
 use super::Lanes;
-use crate::compress::Block;
+use crate::block::Block;
 
 /// Byte order of every 32-bit lane reversed, in SSE2 (no `pshufb`).
 #[inline(always)]

@@ -11,7 +11,7 @@ pub(crate) mod avx2;
 mod conditions;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(crate) mod neon;
-pub(crate) mod portable;
+pub(crate) mod scalar;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod simd128;
 #[cfg(target_arch = "x86_64")]
@@ -20,7 +20,7 @@ pub(crate) mod swar;
 #[cfg(test)]
 mod tests;
 
-use crate::compress::Block;
+use crate::block::Block;
 use conditions::for_each_condition_group;
 
 /// The highest message word any condition reads.

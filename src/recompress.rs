@@ -140,7 +140,7 @@ mod tests {
             }
 
             let mut mask = [0u32];
-            crate::ubc::portable::masks(core::slice::from_ref(&block), &mut mask);
+            crate::filter::scalar::masks(core::slice::from_ref(&block), &mut mask);
             assert_eq!(
                 mask[0],
                 u32::from_str_radix(field("ubc_dvmask"), 16).unwrap(),

@@ -4,7 +4,7 @@
 //! shifts need masks to keep the lanes apart.
 
 use super::Lanes;
-use crate::compress::{Block, load_words};
+use crate::block::{Block, load_words};
 
 /// `x` in both lanes.
 const fn both(x: u32) -> u64 {

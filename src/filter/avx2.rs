@@ -3,7 +3,7 @@
 use core::arch::x86_64::*;
 
 use super::Lanes;
-use crate::compress::Block;
+use crate::block::Block;
 
 // SAFETY (every method): the caller checked AVX2 (see `Lanes`); loads and
 // stores are bounds-checked on the slices first.

@@ -3,7 +3,7 @@
 use core::arch::aarch64::*;
 
 use super::Lanes;
-use crate::compress::Block;
+use crate::block::Block;
 
 // SAFETY (every method): NEON is part of aarch64; loads and stores are
 // bounds-checked on the slices first.
