@@ -17,30 +17,9 @@
 # target/npm-tools when missing) over the module.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-export PATH="$HOME/.cargo/bin:$PATH"
-
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  rustup target add wasm32-unknown-unknown
-fi
-bindgen=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml | head -n1)
-if [ -z "$bindgen" ]; then
-  echo "build-pkg: Cargo.toml must pin wasm-bindgen = \"=X.Y.Z\"" >&2
-  exit 1
-fi
-if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$bindgen" ]; then
-  # No --locked: the CLI's own lock names a crate version the index lacks.
-  cargo install wasm-bindgen-cli --version "$bindgen"
-fi
-if ! command -v wasm-pack >/dev/null; then
-  cargo install wasm-pack --locked
-fi
-
-# An environment RUSTFLAGS replaces the config's rustflags: keep simd128.
-if [ -n "${RUSTFLAGS:-}" ]; then
-  export RUSTFLAGS="$RUSTFLAGS -C target-feature=+simd128"
-fi
+. "$(dirname "$0")/lib.sh"
+wasm_toolchain
+rustflags_keep_simd128
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

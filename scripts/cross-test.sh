@@ -9,11 +9,9 @@
 # Under QEMU the heavier loops are scaled down: SHA1DC_TEST_LIGHT=1 for
 # tests/backends.rs, SHA1DC_DIFF_MESSAGES for tests/differential.rs.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 export CARGO_TERM_COLOR=never
-unset RUSTFLAGS
-
-say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+rustflags_unset
 
 native() {
   local backends

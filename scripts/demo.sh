@@ -4,11 +4,11 @@
 #   scripts/demo.sh            check the files, then serve the page
 #   scripts/demo.sh --no-serve only check the files
 set -euo pipefail
-cd "$(dirname "$0")/.."
-unset RUSTFLAGS
+. "$(dirname "$0")/lib.sh"
+rustflags_unset
 scripts/setup.sh native
 cargo build --release --quiet --bin sha1dcsum
-printf '\n\033[1m== sha1dcsum on the public collisions and a clean file\033[0m\n'
+say "sha1dcsum on the public collisions and a clean file"
 status=0
 (cd tests/data && ../../target/release/sha1dcsum shattered-1.pdf shattered-2.pdf sha-mbles-1.bin sha-mbles-2.bin \
   sha1_reducedsha_coll.bin README.md) || status=$?

@@ -2,7 +2,7 @@
 # Differential fuzzing against sha1-checked (cargo-fuzz, nightly Rust).
 # Usage: scripts/fuzz.sh [SECONDS]   (default 300)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 corpus=fuzz/corpus/differential

@@ -10,22 +10,13 @@
 # a header also covers the module worker (which ignores the page's <meta> policy) and can say
 # frame-ancestors 'none', which a <meta> policy cannot.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-
-build=1
-for arg in "$@"; do
-  case "$arg" in
-    --no-build) build=0 ;;
-    -h | --help) sed -n '2,11p' "$0"; exit 0 ;;
-    *) echo "serve: unknown argument $arg" >&2; exit 2 ;;
-  esac
-done
+. "$(dirname "$0")/lib.sh"
+parse_build_args serve "$@"
 
 command -v node >/dev/null || { echo "serve: Node.js 18+ is needed (scripts/setup.sh wasm installs it)" >&2; exit 1; }
 
 if [ "$build" = 1 ]; then
-  unset RUSTFLAGS # an inherited RUSTFLAGS would replace .cargo/config.toml's simd128 flag
+  rustflags_unset
   scripts/build-pkg.sh
 fi
 if [ ! -f pkg/index.mjs ] || [ ! -f pkg/wasm/sha1dc_wasm_bg.wasm ]; then

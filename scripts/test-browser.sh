@@ -7,25 +7,10 @@
 #   LARGE_MIB=256 scripts/test-browser.sh  a smaller large file (default 512, at least 256)
 # Screenshots and the large-file figures go to tests/browser/out/ (gitignored).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+. "$(dirname "$0")/lib.sh"
+parse_build_args test-browser "$@"
 
-say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
-
-build=1
-for arg in "$@"; do
-  case "$arg" in
-    --no-build) build=0 ;;
-    -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
-    *) echo "test-browser: unknown argument $arg" >&2; exit 2 ;;
-  esac
-done
-
-if [ ! -x /usr/bin/chromium ]; then
-  say "apt-get install chromium chromium-driver"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
-fi
+install_chromium
 command -v node >/dev/null || scripts/setup.sh wasm # Node, and the wasm toolchain build-pkg.sh needs
 
 if [ ! -d tests/browser/node_modules/playwright-core ]; then
@@ -35,7 +20,7 @@ fi
 
 if [ "$build" = 1 ]; then
   say "build the npm package"
-  unset RUSTFLAGS # an inherited RUSTFLAGS would replace .cargo/config.toml's simd128 flag
+  rustflags_unset
   scripts/build-pkg.sh
 fi
 [ -f pkg/index.mjs ] || { echo "test-browser: pkg/ is not built (run scripts/build-pkg.sh)" >&2; exit 1; }

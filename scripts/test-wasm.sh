@@ -13,43 +13,38 @@
 # running as root). Honours CARGO_TARGET_DIR. SKIP_BROWSER=1 skips the
 # browser runs.
 set -euo pipefail
-
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-export PATH="$HOME/.cargo/bin:$PATH"
+. "$(dirname "$0")/lib.sh"
+cargo_bin_on_path
 
 # Builds pkg/ and installs the wasm toolchain when missing.
 scripts/build-pkg.sh
 
-if [ -n "${RUSTFLAGS:-}" ]; then
-  export RUSTFLAGS="$RUSTFLAGS -C target-feature=+simd128"
-fi
+rustflags_keep_simd128
 
 browser=1
 if [ "${SKIP_BROWSER:-0}" = 1 ]; then
   browser=0
-elif ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "test-wasm: installing chromium and chromium-driver"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+elif ! have_chromium; then
+  if can_apt; then
+    install_chromium
   else
     echo "test-wasm: no Chromium; browser runs skipped" >&2
     browser=0
   fi
 fi
 
-echo "== wasm-bindgen tests in Node"
+say "wasm-bindgen tests in Node"
 wasm-pack test --node --release -- --lib --test wasm
 if [ "$browser" = 1 ]; then
-  echo "== wasm-bindgen tests in headless Chromium"
+  say "wasm-bindgen tests in headless Chromium"
   WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
     --release -- --lib --test wasm
-  echo "== wasm-bindgen tests in a dedicated Web Worker in headless Chromium"
+  say "wasm-bindgen tests in a dedicated Web Worker in headless Chromium"
   WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
     --release -- --lib --test wasm
 fi
 
-echo "== node --test tests/js (the npm package in pkg/)"
+say "node --test tests/js (the npm package in pkg/)"
 cd tests/js
 # TypeScript, for the tarball test's type check of index.d.ts.
 if [ ! -d node_modules/typescript ]; then

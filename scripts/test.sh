@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # Sets up what is missing and runs every test: formatting and lints, the
-# native suite (once per x86-64 backend), aarch64 and s390x under QEMU, the
-# wasm build in Node and headless Chromium, the JS wrapper and the packed
-# tarball, and the checker page in Chromium.
+# freshness of the generated tables, the native suite (once per x86-64
+# backend), aarch64 and s390x under QEMU, the wasm build in Node and headless
+# Chromium, the JS wrapper and the packed tarball, and the checker page in
+# Chromium.
 #   scripts/test.sh            everything
 #   scripts/test.sh native     one stage: native | cross | wasm | browser
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 export CARGO_TERM_COLOR=never
-# An inherited RUSTFLAGS would replace .cargo/config.toml's flags (simd128).
-unset RUSTFLAGS
+rustflags_unset
 
-say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
 passed=0
 
 native() {
   scripts/setup.sh native
   say "cargo fmt --check"
   cargo fmt --check
+  say "generated tables match tools/derive_conditions.py (--check)"
+  pip_module pycosat
+  python3 tools/derive_conditions.py --check
   say "cargo clippy; the core builds without std"
   cargo clippy --all-targets -- -D warnings
   cargo rustc --quiet --lib --no-default-features --crate-type rlib -- -D warnings
