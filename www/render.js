@@ -1,0 +1,243 @@
+// Rendering of the checker page: the engine line, the file rows, the summary and the
+// screen-reader announcements. All DOM is built with textContent (never innerHTML), so a file
+// name cannot inject markup. The texts come from format.js; the state lives in app.js.
+
+import {
+  formatSize, progressText, hashedText, verdictText, engineText, engineFailedText, summaryText,
+  copiedAnnouncement, digestLabels, PLAIN_NOTE, SAFE_NOTE, blockText, cleanExplanation, MEANING,
+  collisionExplanation, GIT_COLLISION_NOTE, QUEUED, WAITING_FOR_ENGINE, HASHING,
+} from './format.js';
+
+/**
+ * A file on the page and its row.
+ * @typedef {{ id: number, file: File, el: HTMLLIElement, refs: Refs, status: Status, jobId: number,
+ *   options: { gitBlob: boolean, reducedRound: boolean }, result: object | null }} Entry
+ * @typedef {'pending' | 'clean' | 'collision' | 'cancelled' | 'error'} Status
+ * @typedef {{ name: HTMLElement, size: HTMLElement, verdict: HTMLElement, bar: HTMLProgressElement,
+ *   text: HTMLElement, cancel: HTMLButtonElement, digests: HTMLDListElement, explain: HTMLElement }} Refs
+ */
+
+// ---------------------------------------------------------------------------------------------
+// The engine line
+// ---------------------------------------------------------------------------------------------
+
+export function showEngine(el, backend, workers) {
+  el.dataset.backend = backend;
+  el.textContent = '';
+  const strong = document.createElement('strong');
+  strong.textContent = backend;
+  el.append('Engine: ', strong, engineText(workers));
+  el.classList.add('ok');
+}
+
+export function showEngineFailed(el, reason) {
+  el.textContent = engineFailedText(reason);
+  el.classList.add('bad');
+}
+
+// ---------------------------------------------------------------------------------------------
+// File rows
+// ---------------------------------------------------------------------------------------------
+
+/** A new row for a file, cloned from the page's template. */
+export function createRow(template, id, file) {
+  const el = /** @type {HTMLLIElement} */ (template.content.firstElementChild.cloneNode(true));
+  const refs = {
+    name: el.querySelector('.file-name'),
+    size: el.querySelector('.file-size'),
+    verdict: el.querySelector('.verdict'),
+    bar: el.querySelector('.bar'),
+    text: el.querySelector('.progress-text'),
+    cancel: el.querySelector('.cancel'),
+    digests: el.querySelector('.digests'),
+    explain: el.querySelector('.explain'),
+  };
+  el.dataset.file = file.name;
+  el.id = `file-${id}`;
+  refs.name.textContent = file.name || '(unnamed file)';
+  refs.name.title = file.name;
+  refs.name.id = `file-${id}-name`;
+  el.setAttribute('aria-labelledby', refs.name.id);
+  refs.size.textContent = formatSize(file.size);
+  refs.bar.setAttribute('aria-label', `Progress for ${file.name}`);
+  refs.cancel.setAttribute('aria-label', `Cancel ${file.name}`);
+  return { el, refs };
+}
+
+/** Back to a fresh, queued row (a new file, or a file hashed again with other options). */
+export function showQueued(entry, engineReady) {
+  const { el, refs } = entry;
+  el.dataset.status = entry.status;
+  for (const key of ['sha1', 'output', 'block', 'offset', 'dv', 'error', 'mode']) delete el.dataset[key];
+  el.dataset.mode = entry.options.gitBlob ? 'git-blob' : 'sha1';
+  el.classList.remove('running');
+  refs.verdict.textContent = verdictText('pending');
+  refs.bar.hidden = false;
+  refs.bar.max = Math.max(entry.file.size, 1);
+  refs.bar.value = 0;
+  refs.cancel.hidden = false;
+  refs.digests.textContent = '';
+  refs.explain.textContent = '';
+  setProgressText(entry, engineReady ? QUEUED : WAITING_FOR_ENGINE);
+}
+
+/** A worker has taken the file. */
+export function showHashing(entry) {
+  entry.el.classList.add('running');
+  entry.refs.verdict.textContent = verdictText('running');
+  setProgressText(entry, HASHING);
+}
+
+export function setProgressText(entry, text) {
+  entry.refs.text.textContent = text;
+}
+
+export function showProgress(entry, done, total, ms) {
+  entry.refs.bar.value = done;
+  entry.el.dataset.progress = String(done);
+  setProgressText(entry, progressText(done, total, ms));
+}
+
+/** The verdict, the digests with copy buttons, and what it means. */
+export function showResult(entry, total, ms, say) {
+  const { el, refs, result } = entry;
+  const git = entry.options.gitBlob;
+  const c = result.collision;
+  el.classList.remove('running');
+  el.dataset.status = entry.status;
+  el.dataset.sha1 = result.sha1;
+  el.dataset.output = result.hex;
+  el.dataset.progress = String(total);
+  el.dataset.ms = ms.toFixed(1);
+  if (c) {
+    el.dataset.block = String(c.block);
+    el.dataset.offset = String(c.offset);
+    el.dataset.dv = c.dv;
+  }
+  refs.bar.value = refs.bar.max;
+  refs.bar.hidden = true;
+  refs.cancel.hidden = true;
+  refs.verdict.textContent = verdictText(entry.status);
+  setProgressText(entry, hashedText(total, ms));
+  refs.text.hidden = false;
+
+  const rows = refs.digests;
+  rows.textContent = '';
+  const labels = digestLabels(git, Boolean(c));
+  if (c) {
+    addDigest(rows, labels.plain, result.sha1, entry, say, PLAIN_NOTE);
+    addDigest(rows, labels.safe, result.hex, entry, say, SAFE_NOTE);
+    addRow(rows, 'Flagged block', blockText(c));
+    addRow(rows, 'Disturbance vector', c.dv).className = 'dv';
+    if (c.count > 1) addRow(rows, 'Blocks flagged', String(c.count));
+    const p = document.createElement('p');
+    const strong = document.createElement('strong');
+    strong.textContent = MEANING;
+    p.append(strong, collisionExplanation(c));
+    refs.explain.append(p);
+    if (git) refs.explain.append(paragraph(GIT_COLLISION_NOTE));
+  } else {
+    addDigest(rows, labels.safe, result.hex, entry, say);
+    refs.explain.append(paragraph(cleanExplanation(git)));
+  }
+}
+
+/** A file that will not get a verdict: cancelled, or failed with `message`. */
+export function showStopped(entry, message) {
+  const { el, refs } = entry;
+  el.classList.remove('running');
+  el.dataset.status = entry.status;
+  if (entry.status === 'error') el.dataset.error = 'failed';
+  else delete el.dataset.error;
+  refs.verdict.textContent = verdictText(entry.status);
+  refs.cancel.hidden = true;
+  refs.bar.hidden = true;
+  setProgressText(entry, message);
+}
+
+function paragraph(text) {
+  const p = document.createElement('p');
+  p.textContent = text;
+  return p;
+}
+
+function addRow(dl, label, value) {
+  const dt = document.createElement('dt');
+  dt.textContent = label;
+  const dd = document.createElement('dd');
+  dd.textContent = value;
+  dl.append(dt, dd);
+  return dd;
+}
+
+function addDigest(dl, label, hex, entry, say, note) {
+  const dd = addRow(dl, label, '');
+  const code = document.createElement('code');
+  code.className = 'hex';
+  code.textContent = hex;
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'button small copy';
+  button.textContent = 'Copy';
+  button.setAttribute('aria-label', `Copy ${label} of ${entry.file.name}`);
+  button.addEventListener('click', () => copy(hex, code, button, label, say));
+  dd.append(code, button);
+  if (note) {
+    const small = document.createElement('span');
+    small.className = 'note';
+    small.textContent = note;
+    dd.append(small);
+  }
+}
+
+async function copy(text, code, button, label, say) {
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    ok = true;
+  } catch {
+    // Clipboard API refused (no permission or no focus): select the text so the user can copy it.
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    const sel = getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    ok = document.execCommand && document.execCommand('copy');
+  }
+  button.textContent = ok ? 'Copied' : 'Selected';
+  button.classList.toggle('done', ok);
+  say(copiedAnnouncement(label, ok));
+  setTimeout(() => { button.textContent = 'Copy'; button.classList.remove('done'); }, 1600);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary and announcements
+// ---------------------------------------------------------------------------------------------
+
+/** The summary line and the buttons that depend on it, from a tally() of the statuses. */
+export function showSummary(ui, t) {
+  const summary = summaryText(t);
+  // Only on change: the summary is aria-live.
+  if (ui.summary.textContent !== summary) ui.summary.textContent = summary;
+  ui.summary.dataset.running = String(t.running);
+  ui.summary.classList.toggle('alarm', t.collisions > 0);
+  ui.cancelAll.disabled = t.running === 0;
+  ui.clear.disabled = t.total === 0;
+}
+
+/**
+ * Returns say(text) for an aria-live element. Announcements are batched so a screen reader
+ * hears one sentence per burst, not dozens.
+ */
+export function announcer(el) {
+  let timer = 0;
+  const pending = [];
+  return function say(text) {
+    pending.push(text);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      el.append(paragraph(pending.splice(0).join(' ')));
+      while (el.childElementCount > 3) el.firstElementChild.remove();
+    }, 250);
+  };
+}
