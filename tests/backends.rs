@@ -8,34 +8,22 @@
 
 mod common;
 
-use common::{SplitMix64, input, tsv, update_chunked};
+use common::kat::{FILTERED, MODES, Mode};
+use common::{SplitMix64, hash_chunked, input, tsv};
 use sha1dc_wasm::{Hasher, Outcome, available_backends};
-
-/// (safe, ubc, rr, detect): detection on in all eight combinations, then off.
-const MODES: [(bool, bool, bool, bool); 9] = [
-    (true, true, false, true),
-    (true, true, true, true),
-    (true, false, false, true),
-    (true, false, true, true),
-    (false, true, false, true),
-    (false, true, true, true),
-    (false, false, false, true),
-    (false, false, true, true),
-    (true, true, false, false),
-];
 
 fn light() -> bool {
     std::env::var_os("SHA1DC_TEST_LIGHT").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
-fn hasher(backend: &str, mode: common::kat::Mode) -> Hasher {
-    common::kat::builder(mode)
+fn hasher(backend: &str, mode: Mode) -> Hasher {
+    mode.builder()
         .backend(backend)
         .unwrap_or_else(|e| panic!("{backend}: {e}"))
         .build()
 }
 
-fn run(backend: &str, mode: (bool, bool, bool, bool), data: &[u8]) -> Outcome {
+fn run(backend: &str, mode: Mode, data: &[u8]) -> Outcome {
     let mut h = hasher(backend, mode);
     h.update(data);
     assert_eq!(h.backend(), backend);
@@ -104,7 +92,7 @@ fn random_messages_with_random_chunking() {
         let msg = &data[..len];
         let mode = MODES[rng.below(MODES.len() as u64) as usize];
         // The unfiltered mode recompresses every block 32 times: keep it short.
-        if !mode.1 && len > 2_000 {
+        if !mode.filter && len > 2_000 {
             continue;
         }
         let want = run("portable", mode, msg);
@@ -114,9 +102,12 @@ fn random_messages_with_random_chunking() {
                 want,
                 "{backend} round {round} len {len}"
             );
-            let mut h = hasher(backend, mode);
-            update_chunked(&mut h, msg, &mut rng);
-            assert_eq!(h.finalize(), want, "{backend} round {round} chunked");
+            let h = hasher(backend, mode);
+            assert_eq!(
+                hash_chunked(h, msg, &mut rng),
+                want,
+                "{backend} round {round} chunked"
+            );
         }
     }
 }
@@ -128,26 +119,25 @@ fn public_vectors_in_every_mode() {
         let (name, out, rr_out) = (&row[0], &row[4], &row[8]);
         let data = input(name);
         for mode in MODES {
-            if !mode.1 && data.len() > 1 << 12 {
+            if !mode.filter && data.len() > 1 << 12 {
                 continue;
             }
             let want = run("portable", mode, &data);
             for backend in natives() {
-                let what = format!("{backend} {name} {mode:?}");
+                let what = format!("{backend} {name} {mode}");
                 let got = run(backend, mode, &data);
                 assert_eq!(got, want, "{what}");
-                if mode == MODES[0] {
+                if mode == Mode::DEFAULT {
                     assert_eq!(got.digest().to_string(), *out, "{what}");
                 }
-                if mode == MODES[1] {
+                if mode == Mode::REDUCED_ROUND {
                     assert_eq!(got.digest().to_string(), *rr_out, "{what}");
                 }
                 if light() && data.len() > 1 << 12 {
                     continue;
                 }
-                let mut h = hasher(backend, mode);
-                update_chunked(&mut h, &data, &mut rng);
-                assert_eq!(h.finalize(), want, "{what} chunked");
+                let h = hasher(backend, mode);
+                assert_eq!(hash_chunked(h, &data, &mut rng), want, "{what} chunked");
             }
         }
     }
@@ -165,7 +155,6 @@ fn near_collisions() {
         "sha-mbles-1.bin",
         "sha-mbles-2.bin",
     ];
-    let modes = [MODES[0], MODES[1], MODES[4], MODES[5]];
     let step = if light() { 13 } else { 1 };
     let mut rng = SplitMix64(99);
     let mut flagged = 0;
@@ -177,7 +166,7 @@ fn near_collisions() {
         for bit in (0..data.len() * 8).step_by(step) {
             let mut msg = data.clone();
             msg[bit / 8] ^= 1 << (bit % 8);
-            let mode = modes[bit % modes.len()];
+            let mode = FILTERED[bit % FILTERED.len()];
             let want = run("portable", mode, &msg);
             flagged += usize::from(want.collision().is_some());
             for backend in natives() {
@@ -193,9 +182,9 @@ fn near_collisions() {
             msg.resize(original.len() + extra, 0);
             rng.fill(&mut msg[original.len()..]);
             let split = rng.below(msg.len() as u64) as usize;
-            for mode in modes {
+            for mode in FILTERED {
                 let want = run("portable", mode, &msg);
-                assert!(want.collision().is_some(), "{name} {mode:?}");
+                assert!(want.collision().is_some(), "{name} {mode}");
                 for backend in natives() {
                     let mut h = hasher(backend, mode);
                     h.update(&msg[..split]);

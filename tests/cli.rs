@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{SplitMix64, data_dir, tsv};
+use common::kat::{self, Mode};
+use common::{SplitMix64, data_dir, text, tsv};
 use sha1dc_wasm::Hasher;
 
 const BIN: &str = env!("CARGO_BIN_EXE_sha1dcsum");
@@ -106,7 +107,7 @@ fn code(o: &Output) -> i32 {
 
 /// MANIFEST.tsv as file name -> row, by column name.
 fn manifest() -> HashMap<String, HashMap<String, String>> {
-    let text = fs::read_to_string(data_dir().join("MANIFEST.tsv")).unwrap();
+    let text = text("MANIFEST.tsv");
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
     lines
@@ -130,23 +131,20 @@ fn field(file: &str, column: &str) -> String {
     row[column].clone()
 }
 
-/// TRACE.txt as (file, mode) -> output hex, mode as written there, e.g.
-/// "safe=0 ubc=1 rr=1" or "safe=1 ubc=1 rr=0 (DEFAULT)".
-fn trace() -> HashMap<(String, String), String> {
-    let text = fs::read_to_string(data_dir().join("TRACE.txt")).unwrap();
-    let mut out = HashMap::new();
-    let mut file = String::new();
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("file=") {
-            file = rest.split_whitespace().next().unwrap().to_string();
-        } else if let Some((mode, result)) = line.split_once(" : ")
-            && let Some(hex) = result.split_whitespace().next()
-        {
-            out.insert((file.clone(), mode.trim().to_string()), hex.to_string());
-        }
-    }
-    out
+/// TRACE.txt's output for `file` in `mode`.
+fn trace(file: &str, mode: Mode) -> String {
+    let text = text("TRACE.txt");
+    let traces = kat::traces(&text);
+    let t = traces.iter().find(|t| t.name == file);
+    let t = t.unwrap_or_else(|| panic!("{file} not in TRACE.txt"));
+    t.output(mode).to_owned()
 }
+
+/// The default without the safe hash (`--no-safe-hash`).
+const PLAIN: Mode = Mode {
+    safe_hash: false,
+    ..Mode::DEFAULT
+};
 
 /// The line the C tool prints.
 fn line(hex: &str, flagged: bool, name: &str) -> String {
@@ -245,15 +243,14 @@ fn path_is_printed_as_given() {
 
 #[test]
 fn no_safe_hash_prints_plain_sha1_still_marked() {
-    let traces = trace();
     let names: Vec<&str> = COLLIDING.to_vec();
     let o = run(std::iter::once("--no-safe-hash").chain(names.iter().copied()));
     let expected: String = names
         .iter()
         .map(|n| {
-            let hex = &traces[&(n.to_string(), "safe=0 ubc=1 rr=0".to_string())];
-            assert_eq!(*hex, field(n, "sha1_plain_hex"));
-            line(hex, true, n)
+            let hex = trace(n, PLAIN);
+            assert_eq!(hex, field(n, "sha1_plain_hex"));
+            line(&hex, true, n)
         })
         .collect();
     assert_eq!(stdout(&o), expected);
@@ -262,7 +259,6 @@ fn no_safe_hash_prints_plain_sha1_still_marked() {
 
 #[test]
 fn reduced_round_matches_manifest_and_trace() {
-    let traces = trace();
     let mut names: Vec<&str> = COLLIDING.to_vec();
     names.push("sha1_reducedsha_coll.bin");
     let o = run(std::iter::once("--reduced-round").chain(names.iter().copied()));
@@ -270,10 +266,7 @@ fn reduced_round_matches_manifest_and_trace() {
         .iter()
         .map(|n| {
             let hex = field(n, "sha1dc_partialcoll_output_hex");
-            assert_eq!(
-                hex,
-                traces[&(n.to_string(), "safe=1 ubc=1 rr=1".to_string())]
-            );
+            assert_eq!(hex, trace(n, Mode::REDUCED_ROUND));
             line(
                 &hex,
                 field(n, "reduced_round_collision_detected") == "yes",
@@ -291,12 +284,13 @@ fn reduced_round_matches_manifest_and_trace() {
         "--no-safe-hash",
         "sha1_reducedsha_coll.bin",
     ]);
-    let hex = &traces[&(
-        "sha1_reducedsha_coll.bin".to_string(),
-        "safe=0 ubc=1 rr=1".to_string(),
-    )];
+    let plain_rr = Mode {
+        reduced_round: true,
+        ..PLAIN
+    };
+    let hex = trace("sha1_reducedsha_coll.bin", plain_rr);
     assert_eq!(hex, "a56374e1cf4c3746499bc7c0acb39498ad2ee185");
-    assert_eq!(stdout(&o), line(hex, true, "sha1_reducedsha_coll.bin"));
+    assert_eq!(stdout(&o), line(&hex, true, "sha1_reducedsha_coll.bin"));
     assert_eq!(code(&o), 3);
 }
 

@@ -3,13 +3,9 @@
 
 mod common;
 
-use common::kat;
-use common::{SplitMix64, input, update_chunked};
+use common::kat::{self, Mode};
+use common::{SplitMix64, hash_chunked, input, text};
 use sha1dc_wasm::{Hasher, hash};
-
-fn text(name: &str) -> String {
-    std::fs::read_to_string(common::data_dir().join(name)).unwrap()
-}
 
 #[test]
 fn fips_180_known_answers() {
@@ -55,10 +51,7 @@ fn manifest_default_and_reduced_round() {
 #[test]
 fn trace_every_mode_block_and_dv() {
     let mut rng = SplitMix64(1);
-    let mut chunked = |mut h: Hasher, data: &[u8]| {
-        update_chunked(&mut h, data, &mut rng);
-        h.finalize()
-    };
+    let mut chunked = |h: Hasher, data: &[u8]| hash_chunked(h, data, &mut rng);
     // The unfiltered mode is 20 times slower: the 1 MiB inputs get it below.
     kat::check_trace(&text("TRACE.txt"), &input, 1 << 19, &mut chunked, "");
 }
@@ -68,7 +61,11 @@ fn the_unfiltered_mode_on_a_large_file() {
     // TRACE.txt's ubc=0 rows for the 1 MiB control, skipped above for speed
     // in the loop, checked once here.
     let data = input("ctrl-splitmix64-1MiB.bin");
-    let o = kat::run(&data, (true, false, false, true));
+    let unfiltered = Mode {
+        filter: false,
+        ..Mode::DEFAULT
+    };
+    let o = unfiltered.run(&data);
     assert_eq!(
         o.digest().to_string(),
         "ae05eec7f9d86602b8610fd208de905e6afaa691"

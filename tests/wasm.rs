@@ -10,8 +10,8 @@
 
 mod common;
 
-use common::kat::{self, builder, rows, run};
-use common::{SplitMix64, splitmix64_bytes};
+use common::kat::{self, Mode, collision_field, fixture_input, rows};
+use common::{SplitMix64, control, splitmix64_bytes};
 use sha1dc_wasm::{Hasher, Outcome, available_backends, hash};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -23,6 +23,9 @@ const FIXTURES: &str = include_str!("data/wasm_fixtures.tsv");
 
 /// The named input, as tests/common's `input` but without a file system.
 fn input(name: &str) -> Vec<u8> {
+    if let Some(data) = control(name) {
+        return data;
+    }
     let file: &[u8] = match name {
         "shattered-1.pdf" => include_bytes!("data/shattered-1.pdf"),
         "shattered-2.pdf" => include_bytes!("data/shattered-2.pdf"),
@@ -31,11 +34,6 @@ fn input(name: &str) -> Vec<u8> {
         "sha-mbles-1.bin" => include_bytes!("data/sha-mbles-1.bin"),
         "sha-mbles-2.bin" => include_bytes!("data/sha-mbles-2.bin"),
         "sha1_reducedsha_coll.bin" => include_bytes!("data/sha1_reducedsha_coll.bin"),
-        "ctrl-empty.bin" => b"",
-        "ctrl-abc.bin" => b"abc",
-        "ctrl-nist-448bit.bin" => b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-        "ctrl-million-a.bin" => return vec![b'a'; 1_000_000],
-        "ctrl-splitmix64-1MiB.bin" => return splitmix64_bytes(0x0123_4567_89AB_CDEF, 1 << 20),
         _ => panic!("no embedded input {name}"),
     };
     file.to_vec()
@@ -124,25 +122,20 @@ fn generated_inputs_match_the_native_build() {
         let [prefix, seed_hex, len, safe, rr, digest, sha1, collision] = row[..] else {
             panic!("bad fixture row {row:?}");
         };
-        let mut data = if prefix == "-" {
-            Vec::new()
-        } else {
-            input(prefix)
-        };
         let data_seed = u64::from_str_radix(seed_hex, 16).unwrap();
-        data.extend_from_slice(&splitmix64_bytes(data_seed, len.parse().unwrap()));
-        let (safe, rr) = (safe == "1", rr == "1");
-        let what = format!(
-            "{prefix} + {len} bytes of seed {seed_hex} safe={safe} rr={rr} (chunking seed {seed:#x})"
-        );
-        let o = run(&data, (safe, true, rr, true));
+        let data = fixture_input(prefix, data_seed, len.parse().unwrap(), &input);
+        let mode = Mode {
+            safe_hash: safe == "1",
+            reduced_round: rr == "1",
+            ..Mode::DEFAULT
+        };
+        let what =
+            format!("{prefix} + {len} bytes of seed {seed_hex} {mode} (chunking seed {seed:#x})");
+        let o = mode.run(&data);
         assert_eq!(o.digest().to_string(), digest, "{what}");
         assert_eq!(o.sha1().to_string(), sha1, "{what}");
-        let got = o.collision().map_or("-".to_owned(), |c| {
-            format!("{},{},{}", c.block(), c.dv(), c.count())
-        });
-        assert_eq!(got, collision, "{what}");
-        let c = chunked(builder((safe, true, rr, true)).build(), &data, &mut rng);
+        assert_eq!(collision_field(&o), collision, "{what}");
+        let c = chunked(mode.builder().build(), &data, &mut rng);
         assert_eq!(c, o, "{what} chunked");
     }
 }
@@ -173,21 +166,19 @@ fn random_inputs_simd128_against_portable() {
         let start = data.len();
         data.resize(start + len, 0);
         rng.fill(&mut data[start..]);
-        let (safe, rr) = (rng.below(2) == 1, rng.below(2) == 1);
-        let what = format!(
-            "case {case}: {} bytes safe={safe} rr={rr} (seed {seed:#x})",
-            data.len()
-        );
+        let mode = Mode {
+            safe_hash: rng.below(2) == 1,
+            reduced_round: rng.below(2) == 1,
+            ..Mode::DEFAULT
+        };
+        let what = format!("case {case}: {} bytes {mode} (seed {seed:#x})", data.len());
         let reference = {
-            let mut h = builder((safe, true, rr, true))
-                .backend("portable")
-                .unwrap()
-                .build();
+            let mut h = mode.builder().backend("portable").unwrap().build();
             h.update(&data);
             h.finalize()
         };
-        assert_eq!(run(&data, (safe, true, rr, true)), reference, "{what}");
-        let c = chunked(builder((safe, true, rr, true)).build(), &data, &mut rng);
+        assert_eq!(mode.run(&data), reference, "{what}");
+        let c = chunked(mode.builder().build(), &data, &mut rng);
         assert_eq!(c, reference, "{what} chunked");
     }
 }

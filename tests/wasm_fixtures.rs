@@ -10,8 +10,8 @@
 
 mod common;
 
-use common::{SplitMix64, splitmix64_bytes};
-use sha1dc_wasm::Hasher;
+use common::SplitMix64;
+use common::kat::{Mode, collision_field, fixture_input};
 
 /// Prefixes a row may start with (files of tests/data, or none).
 const PREFIXES: [&str; 5] = [
@@ -41,24 +41,20 @@ fn fixture() -> String {
             .unwrap_or_else(|| rng.below(70_000) as usize);
         let seed = rng.next_u64();
         let (safe, rr) = ((i / 5) % 2 == 0, (i / 10) % 2 == 1);
-        let mut data = match prefix {
-            "-" => Vec::new(),
-            name => common::input(name),
+        let data = fixture_input(prefix, seed, len, &common::input);
+        let mode = Mode {
+            safe_hash: safe,
+            reduced_round: rr,
+            ..Mode::DEFAULT
         };
-        data.extend_from_slice(&splitmix64_bytes(seed, len));
-        let mut h = Hasher::builder().safe_hash(safe).reduced_round(rr).build();
-        h.update(&data);
-        let o = h.finalize();
-        let collision = match o.collision() {
-            None => "-".to_owned(),
-            Some(c) => format!("{},{},{}", c.block(), c.dv(), c.count()),
-        };
+        let o = mode.run(&data);
         out += &format!(
-            "{prefix}\t{seed:016x}\t{len}\t{}\t{}\t{}\t{}\t{collision}\n",
+            "{prefix}\t{seed:016x}\t{len}\t{}\t{}\t{}\t{}\t{}\n",
             u8::from(safe),
             u8::from(rr),
             o.digest(),
-            o.sha1()
+            o.sha1(),
+            collision_field(&o)
         );
     }
     out

@@ -1,26 +1,88 @@
 //! The known-answer checks, written once for the native tests
 //! (tests/vectors.rs, inputs read from disk) and the wasm tests
 //! (tests/wasm.rs, inputs embedded): the caller passes the texts of
-//! tests/data and a function that yields a named input.
+//! tests/data and a function that yields a named input. Also the hasher's
+//! modes, as every test names them.
+
+use std::fmt;
 
 use sha1dc_wasm::{Builder, Hasher, Outcome, hash};
 
-/// (safe hash, filter, reduced round, detect).
-pub type Mode = (bool, bool, bool, bool);
-
-pub fn builder((safe, ubc, rr, detect): Mode) -> Builder {
-    Hasher::builder()
-        .safe_hash(safe)
-        .use_filter(ubc)
-        .reduced_round(rr)
-        .detect_collisions(detect)
+/// A mode of the hasher: the four switches of its builder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mode {
+    pub safe_hash: bool,
+    /// The unavoidable-bit-condition filter (the reference's "UBC").
+    pub filter: bool,
+    pub reduced_round: bool,
+    pub detect: bool,
 }
 
-pub fn run(data: &[u8], mode: Mode) -> Outcome {
-    let mut h = builder(mode).build();
-    h.update(data);
-    h.finalize()
+impl Mode {
+    /// The default: safe hash, filter, full-round detection.
+    pub const DEFAULT: Mode = Mode::new(true, true, false, true);
+    /// The default with reduced-round detection (MANIFEST.tsv's rr columns).
+    pub const REDUCED_ROUND: Mode = Mode::new(true, true, true, true);
+
+    pub const fn new(safe_hash: bool, filter: bool, reduced_round: bool, detect: bool) -> Mode {
+        Mode {
+            safe_hash,
+            filter,
+            reduced_round,
+            detect,
+        }
+    }
+
+    /// A builder with these switches (default backend).
+    pub fn builder(self) -> Builder {
+        Hasher::builder()
+            .safe_hash(self.safe_hash)
+            .use_filter(self.filter)
+            .reduced_round(self.reduced_round)
+            .detect_collisions(self.detect)
+    }
+
+    /// `data` hashed in one call.
+    pub fn run(self, data: &[u8]) -> Outcome {
+        let mut h = self.builder().build();
+        h.update(data);
+        h.finalize()
+    }
 }
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let b = u8::from;
+        write!(
+            f,
+            "safe_hash={} filter={} reduced_round={} detect={}",
+            b(self.safe_hash),
+            b(self.filter),
+            b(self.reduced_round),
+            b(self.detect)
+        )
+    }
+}
+
+/// Every mode the tests run: detection on in all eight combinations of the
+/// other switches, then off (without detection the other switches change
+/// nothing). The unfiltered ones (index 2, 3, 6, 7) recompress every block
+/// for all 32 DVs, 20 times slower than filtered; the tests run them on
+/// shorter inputs or a sample.
+pub const MODES: [Mode; 9] = [
+    Mode::DEFAULT,
+    Mode::REDUCED_ROUND,
+    Mode::new(true, false, false, true),
+    Mode::new(true, false, true, true),
+    Mode::new(false, true, false, true),
+    Mode::new(false, true, true, true),
+    Mode::new(false, false, false, true),
+    Mode::new(false, false, true, true),
+    Mode::new(true, true, false, false),
+];
+
+/// The filtered modes that detect: safe hash and reduced round, both ways.
+pub const FILTERED: [Mode; 4] = [MODES[0], MODES[1], MODES[4], MODES[5]];
 
 /// Rows of a tab-separated text, header and comments skipped.
 pub fn rows(text: &str) -> Vec<Vec<&str>> {
@@ -43,7 +105,7 @@ pub fn check_manifest(manifest: &str, input: &dyn Fn(&str) -> Vec<u8>) {
         assert_eq!(d.sha1().to_string(), sha1, "{name}");
         assert_eq!(d.digest().to_string(), out, "{name}");
         assert_eq!(d.collision().is_some(), coll == "yes", "{name}");
-        let r = run(&data, (true, true, true, true));
+        let r = Mode::REDUCED_ROUND.run(&data);
         assert_eq!(r.sha1().to_string(), sha1, "{name} rr");
         assert_eq!(r.digest().to_string(), rr_out, "{name} rr");
         assert_eq!(r.collision().is_some(), rr_coll == "yes", "{name} rr");
@@ -61,6 +123,17 @@ pub struct Trace<'a> {
     pub rr: Vec<(u64, &'a str)>,
 }
 
+impl Trace<'_> {
+    /// The output hex listed for `mode`.
+    pub fn output(&self, mode: Mode) -> &str {
+        let found = self.modes.iter().find(|m| m.0 == mode);
+        found
+            .unwrap_or_else(|| panic!("TRACE.txt: no {mode} for {}", self.name))
+            .1
+    }
+}
+
+/// TRACE.txt's sections, in order.
 pub fn traces(text: &str) -> Vec<Trace<'_>> {
     let mut out: Vec<Trace> = Vec::new();
     for line in text.lines().map(str::trim) {
@@ -76,10 +149,11 @@ pub fn traces(text: &str) -> Vec<Trace<'_>> {
             let (mode, result) = line.split_once(": ").unwrap();
             let (hex, coll) = result.split_once(" coll=").unwrap();
             let flag = |k: &str| mode.contains(&format!("{k}=1"));
+            // TRACE.txt's columns: safe (hash), ubc (the filter), rr (reduced round).
             let key = if mode.contains("detect=off") {
-                (true, true, false, false)
+                Mode::new(true, true, false, false)
             } else {
-                (flag("safe"), flag("ubc"), flag("rr"), true)
+                Mode::new(flag("safe"), flag("ubc"), flag("rr"), true)
             };
             out.last_mut()
                 .unwrap()
@@ -121,22 +195,18 @@ pub fn check_trace(
         let data = input(t.name);
         assert_eq!(t.modes.len(), 8, "{}", t.name);
         for &(mode, hex, coll) in &t.modes {
-            let (safe, ubc, rr, detect) = mode;
-            if !ubc && data.len() > unfiltered_max {
+            if !mode.filter && data.len() > unfiltered_max {
                 continue;
             }
-            let what = format!(
-                "{} safe={safe} ubc={ubc} rr={rr} detect={detect} {context}",
-                t.name
-            );
-            let o = run(&data, mode);
+            let what = format!("{} {mode} {context}", t.name);
+            let o = mode.run(&data);
             assert_eq!(o.digest().to_string(), hex, "{what}");
             assert_eq!(o.collision().is_some(), coll, "{what}");
-            assert_eq!(chunked(builder(mode).build(), &data), o, "{what} chunked");
-            if !detect {
+            assert_eq!(chunked(mode.builder().build(), &data), o, "{what} chunked");
+            if !mode.detect {
                 continue;
             }
-            let fired = if rr { &t.rr } else { &t.full };
+            let fired = if mode.reduced_round { &t.rr } else { &t.full };
             match o.collision() {
                 None => assert!(fired.is_empty(), "{what}"),
                 Some(c) => {
@@ -146,7 +216,7 @@ pub fn check_trace(
                         "{what}"
                     );
                     assert_eq!(c.dv().to_string(), fired[0].1, "{what}");
-                    if !safe {
+                    if !mode.safe_hash {
                         // The chain stays the plain one: every listed block fires.
                         assert_eq!(c.count(), fired.len() as u64, "{what}");
                     }
@@ -180,5 +250,29 @@ pub fn check_lengths(lengths: &str, control: &[u8]) {
             row[1],
             "prefix {len}"
         );
+    }
+}
+
+/// One row's input of tests/data/wasm_fixtures.tsv: the named prefix (`-`
+/// for none), then `len` bytes of SplitMix64 output from `seed`.
+pub fn fixture_input(
+    prefix: &str,
+    seed: u64,
+    len: usize,
+    input: &dyn Fn(&str) -> Vec<u8>,
+) -> Vec<u8> {
+    let mut data = match prefix {
+        "-" => Vec::new(),
+        name => input(name),
+    };
+    data.extend_from_slice(&super::splitmix64_bytes(seed, len));
+    data
+}
+
+/// wasm_fixtures.tsv's collision column: `block,dv,count`, or `-`.
+pub fn collision_field(o: &Outcome) -> String {
+    match o.collision() {
+        None => "-".to_owned(),
+        Some(c) => format!("{},{},{}", c.block(), c.dv(), c.count()),
     }
 }
