@@ -1,11 +1,18 @@
 //! The streaming state machine: buffering, the two chaining values, the
 //! report. It decides what to do with blocks; the backend does the work.
+//!
+//! Blocks flow: [`Engine::update`] and [`Engine::finalize`] hand whole
+//! blocks to [`Engine::process`], which filters them a batch at a time and
+//! compresses the runs between flagged blocks in one call each; a flagged
+//! block goes to the backend's `compress_flagged`, and a detected collision
+//! to [`Engine::on_collision`], the one rare path.
 
-use crate::backend::{Backend, Fused};
-use crate::compress::{self, Block, IV, compress_expanded, expand};
+use crate::backend::{Backend, Fused, FusedGroup};
+use crate::block::Block;
+use crate::compress::{self, IV, compress_expanded, expand};
 use crate::digest::Digest;
 use crate::dv::DisturbanceVector;
-use crate::recompress::first_match;
+use crate::recompress::Candidates;
 use crate::{Collision, Outcome};
 
 /// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
@@ -20,16 +27,23 @@ pub(crate) struct Config {
     pub filter: bool,
 }
 
+/// The first flagged block and how many were flagged.
+#[derive(Clone, Copy, Debug)]
+struct Flagged {
+    first_block: u64,
+    first_dv: usize,
+    count: u64,
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct Engine {
     config: Config,
     backend: &'static Backend,
-    /// The backend's fused compress-and-filter pass, if it has one.
-    fused: Option<&'static Fused>,
-    /// The output chain: the safe chain once a flagged block changed it.
-    ihv: [u32; 5],
-    /// The plain SHA-1 chain, kept apart only after the chains diverged.
-    plain: Option<[u32; 5]>,
+    /// The output chain: the safe chain once a collision changed it.
+    chain: [u32; 5],
+    /// The plain SHA-1 chain, kept apart only once a collision made the
+    /// output chain differ from it (safe hash on).
+    sha1_chain: Option<[u32; 5]>,
     buf: Block,
     buf_len: usize,
     /// The last whole block added, not processed yet: it goes with the
@@ -41,9 +55,7 @@ pub(crate) struct Engine {
     len: u64,
     /// Whole blocks processed so far.
     blocks: u64,
-    /// First flagged block and its DV.
-    first: Option<(u64, usize)>,
-    flagged: u64,
+    flagged: Option<Flagged>,
 }
 
 impl Engine {
@@ -51,16 +63,14 @@ impl Engine {
         Engine {
             config,
             backend,
-            fused: backend.fused(),
-            ihv: IV,
-            plain: None,
+            chain: IV,
+            sha1_chain: None,
             buf: [0; 64],
             buf_len: 0,
             held: None,
             len: 0,
             blocks: 0,
-            first: None,
-            flagged: 0,
+            flagged: None,
         }
     }
 
@@ -125,129 +135,157 @@ impl Engine {
         self.process(&last[..n + count]);
         self.buf_len = 0;
         Outcome {
-            digest: Digest::from_state(&self.ihv),
-            sha1: Digest::from_state(self.plain.as_ref().unwrap_or(&self.ihv)),
-            collision: self.first.map(|(block, dv)| Collision {
-                block,
-                dv: DisturbanceVector::from_index(dv),
-                count: self.flagged,
+            digest: Digest::from_state(&self.chain),
+            sha1: Digest::from_state(self.sha1_chain.as_ref().unwrap_or(&self.chain)),
+            collision: self.flagged.map(|f| Collision {
+                block: f.first_block,
+                dv: DisturbanceVector::from_index(f.first_dv),
+                count: f.count,
             }),
         }
     }
 
-    fn process(&mut self, mut blocks: &[Block]) {
-        let compress = self.backend.compress;
+    /// Compresses whole blocks into the chain(s), detecting collisions.
+    fn process(&mut self, blocks: &[Block]) {
         if !self.config.detect {
-            compress(&mut self.ihv, blocks);
+            (self.backend.compress)(&mut self.chain, blocks);
             self.blocks += blocks.len() as u64;
             return;
         }
-        if let Some(fused) = self.fused
-            && self.config.filter
-            && self.plain.is_none()
-        {
-            blocks = self.process_fused(fused, blocks);
-        }
-        let mut masks = [u32::MAX; BATCH];
-        for chunk in blocks.chunks(BATCH) {
-            if let Some(plain) = &mut self.plain {
-                compress(plain, chunk);
+        // Runs at most twice: a second time only when a collision made the
+        // chains part in this call, for the blocks after it.
+        let mut rest = blocks;
+        while !rest.is_empty() {
+            if let Some(sha1_chain) = &mut self.sha1_chain {
+                (self.backend.compress)(sha1_chain, rest);
             }
+            rest = match &self.backend.fused {
+                Some(fused) if self.config.filter => self.detect_fused(fused, rest),
+                _ => self.detect(rest),
+            };
+        }
+    }
+
+    /// The output chain over `blocks`, filtered a batch at a time: runs of
+    /// unflagged blocks in one compression call each, each flagged block
+    /// through the backend's `compress_flagged`. Returns the blocks after
+    /// one whose collision just made the chains part, or none.
+    fn detect<'a>(&mut self, blocks: &'a [Block]) -> &'a [Block] {
+        let mut masks = [u32::MAX; BATCH];
+        let mut done = 0;
+        for chunk in blocks.chunks(BATCH) {
             let masks = &mut masks[..chunk.len()];
             if self.config.filter {
                 (self.backend.filter)(chunk, masks);
             }
-            // Compress runs of unflagged blocks in one call; stop at each
-            // flagged block to check it against its input chaining value.
-            let mut done = 0;
+            let mut run = 0;
             for (i, &mask) in masks.iter().enumerate() {
                 if mask == 0 {
                     continue;
                 }
-                compress(&mut self.ihv, &chunk[done..i]);
-                let ihv_in = self.ihv;
-                compress(&mut self.ihv, &chunk[i..=i]);
-                if self.check(&chunk[i], &ihv_in, self.blocks + i as u64, mask) {
-                    compress(self.plain.as_mut().expect("just diverged"), &chunk[i + 1..]);
+                (self.backend.compress)(&mut self.chain, &chunk[run..i]);
+                run = i + 1;
+                if self.check_flagged(&chunk[i], mask, self.blocks + i as u64) {
+                    self.blocks += run as u64;
+                    return &blocks[done + run..];
                 }
-                done = i + 1;
             }
-            compress(&mut self.ihv, &chunk[done..]);
+            (self.backend.compress)(&mut self.chain, &chunk[run..]);
             self.blocks += chunk.len() as u64;
+            done += chunk.len();
         }
+        &[]
     }
 
-    /// The fast path while the chains agree: whole groups of `fused.lanes`
-    /// blocks, each compressed while the next is filtered, the chaining
-    /// values before each block kept so a flagged block is checked without
-    /// compressing anything again. Returns the blocks left to the general
-    /// path: the last partial group, or all after a detected collision.
-    fn process_fused<'a>(&mut self, fused: &Fused, blocks: &'a [Block]) -> &'a [Block] {
+    /// [`Engine::detect`] through the backend's fused pass: whole groups of
+    /// `fused.lanes` blocks, each group compressed while the next one is
+    /// filtered; a flagged block is checked from its stored input chain
+    /// after its group. The last partial group goes to [`Engine::detect`].
+    fn detect_fused<'a>(&mut self, fused: &Fused, blocks: &'a [Block]) -> &'a [Block] {
         const MAX: usize = 16;
         let n = fused.lanes;
         debug_assert!(n <= MAX);
         if blocks.len() < n {
-            return blocks;
+            return self.detect(blocks);
         }
         let mut masks = [0u32; MAX];
         let mut ahead_masks = [0u32; MAX];
-        let mut ins = [[0u32; 5]; MAX];
+        let mut chains_in = [[0u32; 5]; MAX];
         (self.backend.filter)(&blocks[..n], &mut masks[..n]);
         let mut done = 0;
         while done + n <= blocks.len() {
             let group = &blocks[done..done + n];
-            let ahead = blocks.get(done + n..done + 2 * n).unwrap_or(&[]);
-            (fused.run)(
-                &mut self.ihv,
-                group,
-                &mut ins[..n],
-                ahead,
-                &mut ahead_masks[..n],
-            );
+            (fused.run)(FusedGroup {
+                chain: &mut self.chain,
+                blocks: group,
+                chains_in: &mut chains_in[..n],
+                ahead: blocks.get(done + n..done + 2 * n).unwrap_or(&[]),
+                ahead_masks: &mut ahead_masks[..n],
+            });
             for (j, &mask) in masks[..n].iter().enumerate() {
                 if mask == 0 {
                     continue;
                 }
-                let out = if j + 1 < n { ins[j + 1] } else { self.ihv };
-                let w = expand(&group[j]);
-                if first_match(&w, &ins[j], &out, mask, self.config.reduced_round).is_some() {
-                    // A collision (rare): back to the state after this
-                    // block, which `check` records and the general path
-                    // continues from.
-                    self.ihv = out;
-                    let index = self.blocks + j as u64;
-                    let ihv_in = ins[j];
-                    self.check(&group[j], &ihv_in, index, mask);
+                // Checked from its input chain; a collision restarts the
+                // output chain after this block, the group's later blocks
+                // compressed again from there.
+                let mut chain = chains_in[j];
+                if let Some(dv) = self.first_match(&mut chain, &group[j], mask) {
+                    self.chain = chain;
+                    let parted = self.on_collision(&group[j], self.blocks + j as u64, dv);
                     self.blocks += j as u64 + 1;
-                    return &blocks[done + j + 1..];
+                    let rest = &blocks[done + j + 1..];
+                    return if parted { rest } else { self.detect(rest) };
                 }
             }
             self.blocks += n as u64;
             done += n;
             masks = ahead_masks;
         }
-        &blocks[done..]
+        self.detect(&blocks[done..])
     }
 
-    /// Recompresses a block the filter let through; on a collision, records
-    /// it and applies the safe hash. True when this made the chains diverge,
-    /// so the caller must bring the plain chain over the rest of its batch.
-    fn check(&mut self, block: &Block, ihv_in: &[u32; 5], index: u64, mask: u32) -> bool {
-        let w = expand(block);
-        let Some(dv) = first_match(&w, ihv_in, &self.ihv, mask, self.config.reduced_round) else {
-            return false;
+    /// Compresses a block the filter let through into the output chain and
+    /// recompresses it for its candidate DVs; on a collision, takes the rare
+    /// path. True when that made the chains part.
+    fn check_flagged(&mut self, block: &Block, mask: u32, index: u64) -> bool {
+        let mut chain = self.chain;
+        let found = self.first_match(&mut chain, block, mask);
+        self.chain = chain;
+        found.is_some_and(|dv| self.on_collision(block, index, dv))
+    }
+
+    /// `compress_flagged` with this engine's mode.
+    fn first_match(&self, chain: &mut [u32; 5], block: &Block, mask: u32) -> Option<usize> {
+        let candidates = Candidates {
+            mask,
+            reduced_round: self.config.reduced_round,
         };
-        self.flagged += 1;
-        self.first.get_or_insert((index, dv));
+        (self.backend.compress_flagged)(chain, block, candidates)
+    }
+
+    /// The rare path: block number `index`, already compressed into the
+    /// output chain, is half of a collision on DV `dv`. Records it and
+    /// applies the safe hash (the block compressed twice more). True when
+    /// this made the output chain part from the plain SHA-1 chain, which
+    /// then continues from here on its own.
+    fn on_collision(&mut self, block: &Block, index: u64, dv: usize) -> bool {
+        let flagged = self.flagged.get_or_insert(Flagged {
+            first_block: index,
+            first_dv: dv,
+            count: 0,
+        });
+        flagged.count += 1;
         if !self.config.safe_hash {
             return false;
         }
-        let diverged = self.plain.is_none();
-        if diverged {
-            self.plain = Some(self.ihv);
+        let parted = self.sha1_chain.is_none();
+        if parted {
+            self.sha1_chain = Some(self.chain);
         }
-        compress_expanded(&mut self.ihv, &w);
-        compress_expanded(&mut self.ihv, &w);
-        diverged
+        let w = expand(block);
+        compress_expanded(&mut self.chain, &w);
+        compress_expanded(&mut self.chain, &w);
+        parted
     }
 }

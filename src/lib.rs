@@ -36,6 +36,7 @@ mod digest;
 mod dv;
 mod engine;
 mod filter;
+mod fused;
 mod recompress;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

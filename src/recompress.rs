@@ -1,38 +1,123 @@
 //! Recompression: the check that decides whether a block the filter let
 //! through really is part of a collision.
+//!
+//! For a candidate DV, the partner block is this block's expanded message
+//! xor the DV's message difference; both blocks share the working state
+//! before the DV's test step (58 or 65). From that state the partner is run
+//! back to its input chaining value and forward to its output: the block is
+//! half of a collision when the partner's output equals this block's (or,
+//! for reduced-round detection, when its input does).
+//!
+//! Every backend brings its own `compress_flagged` (a [`CompressFlagged`]):
+//! the scalar one here keeps the two test states on its way through the
+//! steps; a hardware compressor keeps what its instructions expose and may
+//! test candidates with its own rounds (compress/x86_sha.rs).
 
-use crate::compress::{State, state_before, steps_backward, steps_forward};
+use crate::block::{Block, expand};
+use crate::compress::{State, steps_backward, steps_forward};
 use crate::dv::{DVS, Dv};
 
-/// The first DV (in table order, as the reference) among `mask` for which
-/// the block with expanded words `w`, compressed from `ihv_in` to `ihv_out`,
-/// has a colliding partner: recompressing the partner block (`w ^ dm`) from
-/// the shared state at the DV's test step lands on the same output, or, with
-/// `reduced_round`, started from the same input.
-pub(crate) fn first_match(
-    w: &[u32; 80],
-    ihv_in: &[u32; 5],
-    ihv_out: &[u32; 5],
-    mask: u32,
-    reduced_round: bool,
-) -> Option<usize> {
-    // Both test steps' states are derived at most once per block.
-    let mut states: [Option<State>; 2] = [None, None];
-    // The set bits of `mask`, lowest (first in table order) first.
-    let mut rest = mask;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let dv = &DVS[i];
-        let slot = usize::from(dv.test_step != 58);
-        let state =
-            *states[slot].get_or_insert_with(|| state_before(dv.test_step, ihv_in, ihv_out, w));
-        let (in2, out2) = recompress(dv, w, state);
-        if out2 == *ihv_out || (reduced_round && in2 == *ihv_in) {
-            return Some(i);
+/// The DVs to test for one block, and how.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidates {
+    /// Bit i: DV i passed the filter.
+    pub mask: u32,
+    /// Also flag a partner that starts from the same input chaining value.
+    pub reduced_round: bool,
+}
+
+/// Compresses `block` into `chain` and returns the first DV of the
+/// candidates (in table order, as the reference) for which the block is
+/// half of a collision.
+pub(crate) type CompressFlagged = fn(&mut [u32; 5], &Block, Candidates) -> Option<usize>;
+
+/// The working states before the two test steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TestStates {
+    pub before_58: State,
+    pub before_65: State,
+}
+
+impl TestStates {
+    /// The state before the DV's test step.
+    fn of(&self, dv: &Dv) -> State {
+        if dv.test_step == 58 {
+            self.before_58
+        } else {
+            debug_assert_eq!(dv.test_step, 65);
+            self.before_65
         }
     }
-    None
+
+    /// From the state before step 60, where hardware that runs four steps
+    /// at a time exposes it: two steps back and five forward.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64", test)),
+        allow(dead_code)
+    )]
+    pub(crate) fn from_before_60(before_60: State, w: &[u32; 80]) -> Self {
+        let mut before_58 = before_60;
+        steps_backward(&mut before_58, 58, 60, |t| w[t]);
+        let mut before_65 = before_60;
+        steps_forward(&mut before_65, 60, 65, |t| w[t]);
+        TestStates {
+            before_58,
+            before_65,
+        }
+    }
+}
+
+/// The scalar [`CompressFlagged`], for every target: the compression keeps
+/// the test states on its way through the 80 steps.
+pub(crate) fn compress_flagged(
+    chain: &mut [u32; 5],
+    block: &Block,
+    c: Candidates,
+) -> Option<usize> {
+    let w = expand(block);
+    let chain_in = *chain;
+    let mut s = chain_in;
+    steps_forward(&mut s, 0, 58, |t| w[t]);
+    let before_58 = s;
+    steps_forward(&mut s, 58, 65, |t| w[t]);
+    let before_65 = s;
+    steps_forward(&mut s, 65, 80, |t| w[t]);
+    for (h, x) in chain.iter_mut().zip(s) {
+        *h = h.wrapping_add(x);
+    }
+    let states = TestStates {
+        before_58,
+        before_65,
+    };
+    first_match(&w, &chain_in, chain, &states, c)
+}
+
+/// The first DV of the candidates for which the block with expanded words
+/// `w`, compressed from `chain_in` to `chain_out` through `states`, has a
+/// colliding partner (scalar recompression).
+pub(crate) fn first_match(
+    w: &[u32; 80],
+    chain_in: &[u32; 5],
+    chain_out: &[u32; 5],
+    states: &TestStates,
+    c: Candidates,
+) -> Option<usize> {
+    dvs_of(c.mask).find(|&i| {
+        let (in2, out2) = recompress(&DVS[i], w, states.of(&DVS[i]));
+        out2 == *chain_out || (c.reduced_round && in2 == *chain_in)
+    })
+}
+
+/// The DV indices of `mask`, lowest (first in table order) first.
+pub(crate) fn dvs_of(mask: u32) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    core::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
 }
 
 /// The partner's input and output chaining values: from the state before
@@ -65,7 +150,7 @@ fn recompress_from(t0: usize, dv: &Dv, w: &[u32; 80], state: State) -> ([u32; 5]
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compress::{Block, IV, compress_expanded, expand};
+    use crate::compress::{IV, compress_expanded};
 
     fn words(s: &str) -> Vec<u32> {
         s.split_whitespace()
@@ -133,8 +218,15 @@ mod tests {
             // The reference names its registers a..e by a scheme that rotates
             // one place per step, so its tuple before step t is ours rotated
             // by t mod 5.
+            let mut before_60 = ihv_in;
+            steps_forward(&mut before_60, 0, 60, |t| w[t]);
+            let states = TestStates::from_before_60(before_60, &w);
             for (t, key) in [(58, "state_before_step58"), (65, "state_before_step65")] {
-                let mut s = state_before(t, &ihv_in, &ihv_out, &w);
+                let mut s = if t == 58 {
+                    states.before_58
+                } else {
+                    states.before_65
+                };
                 s.rotate_left(t % 5);
                 assert_eq!(s, five(field(key)), "{file}: {key}");
             }
@@ -149,9 +241,9 @@ mod tests {
 
             let dv = DVS
                 .iter()
-                .position(|d| d.k == 52 && d.b == 0 && d.kind == crate::dv::DvType::II)
+                .position(|d| d.k == 52 && d.b == 0 && d.kind == crate::dv::DvKind::II)
                 .unwrap();
-            let (in2, out2) = recompress(&DVS[dv], &w, state_before(65, &ihv_in, &ihv_out, &w));
+            let (in2, out2) = recompress(&DVS[dv], &w, states.before_65);
             assert_eq!(in2, five(field("recompressed ihv2_in")), "{file}");
             assert_eq!(out2, five(field("recompressed ihv2_out")), "{file}");
 
@@ -159,16 +251,30 @@ mod tests {
             let reduced = entry.contains("reduced_round(ihv2_in==ihv_in)=1");
             assert_eq!(out2 == ihv_out, full, "{file}");
             assert_eq!(in2 == ihv_in, reduced, "{file}");
-            assert_eq!(
-                first_match(&w, &ihv_in, &ihv_out, mask[0], false),
-                full.then_some(dv),
-                "{file}"
-            );
-            assert_eq!(
-                first_match(&w, &ihv_in, &ihv_out, mask[0], true),
-                Some(dv),
-                "{file}"
-            );
+            for reduced_round in [false, true] {
+                let c = Candidates {
+                    mask: mask[0],
+                    reduced_round,
+                };
+                let want = (full || reduced_round).then_some(dv);
+                assert_eq!(
+                    first_match(&w, &ihv_in, &ihv_out, &states, c),
+                    want,
+                    "{file}"
+                );
+                // Every backend's own compress-and-check agrees, and
+                // compresses as plain SHA-1 does.
+                for name in crate::available_backends() {
+                    let backend = crate::backend::Backend::by_name(name).unwrap();
+                    let mut chain = ihv_in;
+                    let got = (backend.compress_flagged)(&mut chain, &block, c);
+                    assert_eq!(
+                        (got, chain),
+                        (want, ihv_out),
+                        "{file}: {name} rr={reduced_round}"
+                    );
+                }
+            }
             checked += 1;
         }
         assert_eq!(checked, 5, "entries in RECOMPRESSION_KAT.txt");

@@ -68,10 +68,16 @@ fn the_default_is_the_fastest_or_the_forced_backend() {
                 assert_eq!(chosen, "armv8-sha+neon");
             }
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("sha")
-                && std::arch::is_x86_feature_detected!("avx2")
-            {
-                assert_eq!(chosen, "sha-ni+avx2");
+            if std::arch::is_x86_feature_detected!("sha") {
+                let avx512 = std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw");
+                let avx2 = std::arch::is_x86_feature_detected!("avx2");
+                let want = match (avx512, avx2) {
+                    (true, _) => "sha-ni+avx512",
+                    (false, true) => "sha-ni+avx2",
+                    (false, false) => "sha-ni+sse2",
+                };
+                assert_eq!(chosen, want);
             }
         }
     }

@@ -9,31 +9,42 @@ use super::Backend;
 #[cfg(target_endian = "little")]
 mod little {
     use super::Backend;
-    use crate::compress::{Block, aarch64_sha, portable};
+    use crate::block::Block;
+    use crate::compress::{aarch64_sha, portable};
     use crate::filter::neon;
+    use crate::recompress::{self, Candidates};
 
     // cpufeatures' "sha2" is Linux's HWCAP_SHA2, Rust's `sha2` target
     // feature, which covers the SHA-1 instructions too; no CPU has SHA-256
     // without SHA-1.
     cpufeatures::new!(has_sha, "sha2");
 
-    fn armv8_sha(ihv: &mut [u32; 5], blocks: &[Block]) {
+    fn armv8_sha(chain: &mut [u32; 5], blocks: &[Block]) {
         // SAFETY: only reached through a backend whose `supported` checked it.
-        unsafe { aarch64_sha::compress_blocks(ihv, blocks) }
+        unsafe { aarch64_sha::compress_blocks(chain, blocks) }
+    }
+
+    fn armv8_sha_flagged(chain: &mut [u32; 5], block: &Block, c: Candidates) -> Option<usize> {
+        // SAFETY: only reached through a backend whose `supported` checked it.
+        unsafe { aarch64_sha::compress_flagged(chain, block, c) }
     }
 
     pub(crate) static BACKENDS: &[Backend] = &[
         Backend {
             name: "armv8-sha+neon",
+            supported: has_sha::get,
             compress: armv8_sha,
             filter: neon::masks,
-            supported: has_sha::get,
+            compress_flagged: armv8_sha_flagged,
+            fused: None,
         },
         Backend {
             name: "neon",
+            supported: || true,
             compress: portable::compress_blocks,
             filter: neon::masks,
-            supported: || true,
+            compress_flagged: recompress::compress_flagged,
+            fused: None,
         },
     ];
 }

@@ -11,37 +11,50 @@
 
 use core::fmt;
 
-use crate::compress::{self, Block};
-use crate::filter;
+use crate::block::Block;
+use crate::{compress, filter, recompress};
 
-/// A way to compress and filter blocks; chosen once per hasher.
+/// Everything a backend is: how it compresses, filters and checks blocks.
+/// Chosen once per hasher; the engine calls nothing else.
 ///
-/// `compress` and `filter` may use instructions the CPU lacks: call them only
-/// on a backend whose `supported` returned true (as `best` and `by_name`
+/// The functions may use instructions the CPU lacks: call them only on a
+/// backend whose `supported` returned true (as `best` and `by_name`
 /// guarantee).
 pub(crate) struct Backend {
     /// The name callers use to force it.
     pub name: &'static str,
+    /// Whether this CPU runs it.
+    pub supported: fn() -> bool,
     /// Plain SHA-1 compression of whole blocks.
     pub compress: fn(&mut [u32; 5], &[Block]),
     /// The filter: `out[i]` is the DV mask of `blocks[i]`.
     pub filter: fn(&[Block], &mut [u32]),
-    /// Whether this CPU runs it.
-    pub supported: fn() -> bool,
+    /// Compresses one block the filter let through and recompresses it for
+    /// its candidate DVs; see [`recompress::Flagged`].
+    pub compress_flagged: recompress::CompressFlagged,
+    /// Compression and filtering in one pass, where the backend has one.
+    pub fused: Option<Fused>,
 }
 
-/// See [`Fused`].
-pub(crate) type FusedFn = fn(&mut [u32; 5], &[Block], &mut [[u32; 5]], &[Block], &mut [u32]);
+/// One call of a fused pass: compresses the `lanes` blocks of `blocks` into
+/// `chain`, writing the chaining value before each to `chains_in`, while it
+/// filters the `lanes` blocks of `ahead` (or none) into `ahead_masks`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct FusedGroup<'a> {
+    pub chain: &'a mut [u32; 5],
+    pub blocks: &'a [Block],
+    pub chains_in: &'a mut [[u32; 5]],
+    pub ahead: &'a [Block],
+    pub ahead_masks: &'a mut [u32],
+}
 
 /// Compression and filtering in one pass, for backends whose filter can run
-/// beside a latency-bound compressor: `(run)(ihv, blocks, ins, ahead,
-/// ahead_masks)` compresses the `lanes` blocks of `blocks` into `ihv`,
-/// writing the chaining value before each to `ins`, while it filters the
-/// `lanes` blocks of `ahead` (or none) into `ahead_masks`.
-#[derive(Debug)]
+/// in the execution ports a latency-bound compressor leaves idle.
 pub(crate) struct Fused {
+    /// Blocks per group (and per filtered vector).
     pub lanes: usize,
-    pub run: FusedFn,
+    /// Runs one group.
+    pub run: fn(FusedGroup<'_>),
 }
 
 impl fmt::Debug for Backend {
@@ -75,9 +88,11 @@ const ARCH: &[Backend] = &[];
 /// other backends are tested against.
 static PORTABLE: Backend = Backend {
     name: "portable",
+    supported: || true,
     compress: compress::portable::compress_blocks,
     filter: filter::swar::masks,
-    supported: || true,
+    compress_flagged: recompress::compress_flagged,
+    fused: None,
 };
 
 /// Every backend this build knows, fastest first; `portable` is last.
@@ -101,14 +116,6 @@ impl Backend {
         }
         #[cfg(not(feature = "std"))]
         Backend::fastest()
-    }
-
-    /// The fused compress-and-filter pass of this backend, if it has one.
-    pub(crate) fn fused(&self) -> Option<&'static Fused> {
-        #[cfg(target_arch = "x86_64")]
-        return x86_64::fused(self.name);
-        #[cfg(not(target_arch = "x86_64"))]
-        None
     }
 
     /// The first backend of the list this CPU supports.

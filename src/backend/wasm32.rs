@@ -9,11 +9,13 @@ use super::Backend;
 #[cfg(target_feature = "simd128")]
 pub(super) static BACKENDS: &[Backend] = &[Backend {
     name: "simd128",
+    supported: || true,
     // Scalar compression (wasm has no SHA instructions) beside the filter
     // on four blocks per vector.
     compress: crate::compress::portable::compress_blocks,
     filter: crate::filter::simd128::masks,
-    supported: || true,
+    compress_flagged: crate::recompress::compress_flagged,
+    fused: None,
 }];
 
 #[cfg(not(target_feature = "simd128"))]

@@ -1,86 +1,108 @@
 //! The x86_64 backends, fastest first.
 //!
-//! SHA-NI compression with the AVX2 or SSE2 filter, then the portable
-//! compressor with either filter (CPUs without SHA-NI). SSE2 is part of
-//! x86-64, so the portable backend is only ever chosen when forced.
+//! SHA-NI compression with the AVX-512, AVX2 or SSE2 filter, then the
+//! portable compressor with each filter (CPUs without SHA-NI). SSE2 is part
+//! of x86-64, so the portable backend is only ever chosen when forced.
 
 use core::arch::x86_64::__m128i;
 
-use super::{Backend, Fused};
-use crate::compress::{Block, portable, x86_sha};
-use crate::filter::{avx2, sse2};
+use super::{Backend, Fused, FusedGroup};
+use crate::block::Block;
+use crate::compress::{portable, x86_sha};
+use crate::filter::{avx2, avx512, sse2};
+use crate::recompress::{self, Candidates};
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
 cpufeatures::new!(has_avx2, "avx2");
+cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl");
 
-fn sha_ni(ihv: &mut [u32; 5], blocks: &[Block]) {
-    // SAFETY: only reached through a backend whose `supported` checked SHA-NI.
-    unsafe { x86_sha::compress_blocks(ihv, blocks) }
+// Safe wrappers: each is reachable only through a backend whose `supported`
+// checked the instructions it needs.
+
+fn sha_ni(chain: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY: the backend checked SHA-NI.
+    unsafe { x86_sha::compress_blocks(chain, blocks) }
+}
+
+fn sha_ni_flagged(chain: &mut [u32; 5], block: &Block, c: Candidates) -> Option<usize> {
+    // SAFETY: the backend checked SHA-NI.
+    unsafe { x86_sha::compress_flagged(chain, block, c) }
+}
+
+fn avx512_filter(blocks: &[Block], out: &mut [u32]) {
+    // SAFETY: the backend checked AVX-512F and BW.
+    unsafe { avx512::masks(blocks, out) }
 }
 
 fn avx2_filter(blocks: &[Block], out: &mut [u32]) {
-    // SAFETY: only reached through a backend whose `supported` checked AVX2.
+    // SAFETY: the backend checked AVX2.
     unsafe { avx2::masks(blocks, out) }
 }
 
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn sha_ni_sse2_pass(
-    ihv: &mut [u32; 5],
-    blocks: &[Block],
-    ins: &mut [[u32; 5]],
-    ahead: &[Block],
-    masks: &mut [u32],
-) {
+unsafe fn sha_ni_sse2_group(g: FusedGroup<'_>) {
     // SAFETY: the caller checked SHA-NI.
-    unsafe { x86_sha::compress_filter::<__m128i, 4>(ihv, blocks, ins, ahead, masks) }
+    unsafe { crate::fused::x86_sha::compress_filter::<__m128i, 4>(g) }
 }
 
-static SHA_NI_SSE2: Fused = Fused {
-    lanes: 4,
-    // SAFETY: only reached through a backend whose `supported` checked it.
-    run: |ihv, blocks, ins, ahead, masks| unsafe {
-        sha_ni_sse2_pass(ihv, blocks, ins, ahead, masks)
-    },
-};
-
-/// The fused pass of the backend called `name`, if it has one.
-///
-/// Only the 128-bit filter is interleaved with the SHA-NI rounds: the SHA
-/// instructions exist only in legacy SSE encoding, and on this project's
-/// AMD EPYC host running them between 256-bit AVX2 instructions (dirty upper
-/// register halves) made the pass about 40 times slower, `vzeroupper` after
-/// each part or not. The AVX2 backend filters a batch, then compresses it;
-/// measured, that is as fast as the interleaved 128-bit pass.
-pub(super) fn fused(name: &str) -> Option<&'static Fused> {
-    match name {
-        "sha-ni+sse2" => Some(&SHA_NI_SSE2),
-        _ => None,
-    }
+fn sha_ni_sse2_fused(g: FusedGroup<'_>) {
+    // SAFETY: the backend checked SHA-NI.
+    unsafe { sha_ni_sse2_group(g) }
 }
 
+/// The AVX-512 and AVX2 backends filter a batch, then compress it, with a
+/// call boundary between the wide filter and the legacy-SSE SHA rounds (see
+/// crate::fused::x86_sha for why they are never interleaved).
 pub(super) static BACKENDS: &[Backend] = &[
     Backend {
+        name: "sha-ni+avx512",
+        supported: || has_sha_ni::get() && has_avx512::get(),
+        compress: sha_ni,
+        filter: avx512_filter,
+        compress_flagged: sha_ni_flagged,
+        fused: None,
+    },
+    Backend {
         name: "sha-ni+avx2",
+        supported: || has_sha_ni::get() && has_avx2::get(),
         compress: sha_ni,
         filter: avx2_filter,
-        supported: || has_sha_ni::get() && has_avx2::get(),
+        compress_flagged: sha_ni_flagged,
+        fused: None,
     },
     Backend {
         name: "sha-ni+sse2",
+        supported: has_sha_ni::get,
         compress: sha_ni,
         filter: sse2::masks,
-        supported: has_sha_ni::get,
+        compress_flagged: sha_ni_flagged,
+        fused: Some(Fused {
+            lanes: 4,
+            run: sha_ni_sse2_fused,
+        }),
+    },
+    Backend {
+        name: "avx512",
+        supported: has_avx512::get,
+        compress: portable::compress_blocks,
+        filter: avx512_filter,
+        compress_flagged: recompress::compress_flagged,
+        fused: None,
     },
     Backend {
         name: "avx2",
+        supported: has_avx2::get,
         compress: portable::compress_blocks,
         filter: avx2_filter,
-        supported: has_avx2::get,
+        compress_flagged: recompress::compress_flagged,
+        fused: None,
     },
     Backend {
         name: "sse2",
+        supported: || true,
         compress: portable::compress_blocks,
         filter: sse2::masks,
-        supported: || true,
+        compress_flagged: recompress::compress_flagged,
+        fused: None,
     },
 ];

@@ -6,7 +6,9 @@
 
 use core::arch::aarch64::*;
 
-use super::{Block, K};
+use super::{Block, K, State};
+use crate::block::expand;
+use crate::recompress::{Candidates, TestStates, first_match};
 
 /// Compresses `blocks` into `ihv`.
 ///
@@ -14,6 +16,36 @@ use super::{Block, K};
 /// The CPU must support the SHA-1 instructions (Rust's `sha2` feature).
 #[target_feature(enable = "neon,sha2")]
 pub(crate) unsafe fn compress_blocks(ihv: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY: the caller checked the CPU.
+    unsafe { compress_keeping(ihv, blocks, |_| {}) }
+}
+
+/// Compresses one block the filter let through and tests its candidates by
+/// scalar recompression from the state before step 60, kept from the
+/// rounds (a group boundary).
+///
+/// # Safety
+/// The CPU must support the SHA-1 instructions (Rust's `sha2` feature).
+#[target_feature(enable = "neon,sha2")]
+pub(crate) unsafe fn compress_flagged(
+    chain: &mut [u32; 5],
+    block: &Block,
+    c: Candidates,
+) -> Option<usize> {
+    let chain_in = *chain;
+    let mut before_60 = [0u32; 5];
+    // SAFETY: the caller checked the CPU.
+    unsafe { compress_keeping(chain, core::slice::from_ref(block), |s| before_60 = s) };
+    let w = expand(block);
+    let states = TestStates::from_before_60(before_60, &w);
+    first_match(&w, &chain_in, chain, &states, c)
+}
+
+/// Compresses `blocks` into `ihv`, calling `before_60` with each block's
+/// working state before step 60.
+#[inline]
+#[target_feature(enable = "neon,sha2")]
+unsafe fn compress_keeping(ihv: &mut [u32; 5], blocks: &[Block], mut before_60: impl FnMut(State)) {
     // SAFETY: `ihv` has at least four readable u32s.
     let mut abcd = unsafe { vld1q_u32(ihv.as_ptr()) };
     let mut e = ihv[4];
@@ -55,6 +87,13 @@ pub(crate) unsafe fn compress_blocks(ihv: &mut [u32; 5], blocks: &[Block]) {
         group!(12, vsha1mq_u32);
         group!(13, vsha1mq_u32);
         group!(14, vsha1mq_u32);
+        before_60([
+            vgetq_lane_u32::<0>(abcd),
+            vgetq_lane_u32::<1>(abcd),
+            vgetq_lane_u32::<2>(abcd),
+            vgetq_lane_u32::<3>(abcd),
+            e,
+        ]);
         group!(15, vsha1pq_u32);
         group!(16, vsha1pq_u32);
         group!(17, vsha1pq_u32);

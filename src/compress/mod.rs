@@ -121,35 +121,6 @@ pub(crate) fn compress_expanded(ihv: &mut [u32; 5], w: &[u32; 80]) {
     }
 }
 
-/// The working state before step `t` of the compression that took `ihv_in`
-/// to `ihv_out`, found by running the steps from the end back to `t`: for
-/// `t` = 58 or 65 that is 22 or 15 steps, cheaper than the 58 or 65 forward,
-/// and it lets a backend that never exposes its middle states (SHA-NI) skip
-/// storing them for the rare block that needs them.
-pub(crate) fn state_before(
-    t: usize,
-    ihv_in: &[u32; 5],
-    ihv_out: &[u32; 5],
-    w: &[u32; 80],
-) -> State {
-    // The two test steps get their own copies, with constant loop bounds.
-    match t {
-        58 => state_before_at(58, ihv_in, ihv_out, w),
-        65 => state_before_at(65, ihv_in, ihv_out, w),
-        t => state_before_at(t, ihv_in, ihv_out, w),
-    }
-}
-
-#[inline(always)]
-fn state_before_at(t: usize, ihv_in: &[u32; 5], ihv_out: &[u32; 5], w: &[u32; 80]) -> State {
-    let mut s = [0u32; 5];
-    for i in 0..5 {
-        s[i] = ihv_out[i].wrapping_sub(ihv_in[i]);
-    }
-    steps_backward(&mut s, t, 80, |i| w[i]);
-    s
-}
-
 /// SHA-1 padding: the one or two final blocks for a message of `len` bytes
 /// whose last `tail.len() == len % 64` bytes are `tail`.
 pub(crate) fn padding(tail: &[u8], len: u64) -> ([Block; 2], usize) {
@@ -177,21 +148,6 @@ mod tests {
             unstep(t, &mut s, 0x1234_5678 ^ t as u32);
             assert_eq!(s, before, "step {t}");
             step(t, &mut s, 7);
-        }
-    }
-
-    #[test]
-    fn state_before_matches_forward_run() {
-        let block: Block = core::array::from_fn(|i| (i * 7 + 3) as u8);
-        let w = expand(&block);
-        let mut out = IV;
-        compress_expanded(&mut out, &w);
-        for t in [0, 58, 65, 80] {
-            let mut s = IV;
-            for (i, &word) in w.iter().enumerate().take(t) {
-                step(i, &mut s, word);
-            }
-            assert_eq!(state_before(t, &IV, &out, &w), s, "t = {t}");
         }
     }
 }

@@ -7,8 +7,10 @@
 
 use core::arch::x86_64::*;
 
-use super::Block;
-use crate::filter::{Filter, Lanes};
+use super::{Block, State, step, unstep};
+use crate::block::expand;
+use crate::dv::DVS;
+use crate::recompress::{Candidates, TestStates, dvs_of, first_match};
 
 /// Reverses the 16 bytes: big-endian words, first word in the top lane.
 #[inline(always)]
@@ -19,7 +21,7 @@ unsafe fn reverse() -> __m128i {
 
 /// The registers' chaining value as five words.
 #[inline(always)]
-unsafe fn store(abcd: __m128i, e: __m128i, ihv: &mut [u32; 5]) {
+pub(crate) unsafe fn store(abcd: __m128i, e: __m128i, ihv: &mut [u32; 5]) {
     // SAFETY: SSE4.1 (the caller's); `ihv` has 16 writable bytes first and
     // storeu takes any alignment.
     unsafe {
@@ -30,7 +32,7 @@ unsafe fn store(abcd: __m128i, e: __m128i, ihv: &mut [u32; 5]) {
 
 /// Five words as the registers' chaining value.
 #[inline(always)]
-unsafe fn load(ihv: &[u32; 5]) -> (__m128i, __m128i) {
+pub(crate) unsafe fn load(ihv: &[u32; 5]) -> (__m128i, __m128i) {
     // SAFETY: SSE2; `ihv` has 16 readable bytes first, loadu takes any alignment.
     unsafe {
         let abcd = _mm_shuffle_epi32::<0x1b>(_mm_loadu_si128(ihv.as_ptr().cast()));
@@ -38,15 +40,42 @@ unsafe fn load(ihv: &[u32; 5]) -> (__m128i, __m128i) {
     }
 }
 
-/// One block's 80 rounds, the chaining value in `abcd` and `e`; calls
-/// `between(q)` after each quarter `q` (0..4) of the rounds, so other work
-/// can sit between them in program order.
+/// Work that runs between the quarters of a block's rounds, so that it
+/// sits between them in program order (crate::fused).
+pub(crate) trait Between {
+    /// After quarter `Q` (0..4) of the rounds. For `Q` < 3, `abcd` and
+    /// `prev` (the `abcd` four steps earlier) give the working state there
+    /// (see [`state_of`]).
+    unsafe fn after_quarter<const Q: usize>(&mut self, abcd: __m128i, prev: __m128i);
+}
+
+/// Nothing between the quarters.
+impl Between for () {
+    #[inline(always)]
+    unsafe fn after_quarter<const Q: usize>(&mut self, _: __m128i, _: __m128i) {}
+}
+
+/// Keeps the working state before step 60.
+struct Before60<'a>(&'a mut State);
+
+impl Between for Before60<'_> {
+    #[inline(always)]
+    unsafe fn after_quarter<const Q: usize>(&mut self, abcd: __m128i, prev: __m128i) {
+        if Q == 2 {
+            // SAFETY: the caller's features (SSE4.1).
+            *self.0 = unsafe { state_of(abcd, prev) };
+        }
+    }
+}
+
+/// One block's 80 rounds, the chaining value in `abcd` and `e`, with
+/// `between` after each quarter.
 #[inline(always)]
-unsafe fn block(
+pub(crate) unsafe fn block(
     abcd: &mut __m128i,
     e: &mut __m128i,
     block: &Block,
-    mut between: impl FnMut(usize),
+    between: &mut impl Between,
 ) {
     // SAFETY (whole body): the caller guarantees SHA, SSSE3 and SSE4.1; a
     // block is 64 readable bytes and loadu takes any alignment.
@@ -84,19 +113,19 @@ unsafe fn block(
         group!(2, 0);
         group!(3, 0);
         group!(4, 0);
-        between(0);
+        between.after_quarter::<0>(*abcd, prev);
         group!(5, 1);
         group!(6, 1);
         group!(7, 1);
         group!(8, 1);
         group!(9, 1);
-        between(1);
+        between.after_quarter::<1>(*abcd, prev);
         group!(10, 2);
         group!(11, 2);
         group!(12, 2);
         group!(13, 2);
         group!(14, 2);
-        between(2);
+        between.after_quarter::<2>(*abcd, prev);
         group!(15, 3);
         group!(16, 3);
         group!(17, 3);
@@ -104,7 +133,7 @@ unsafe fn block(
         group!(19, 3);
         *e = _mm_sha1nexte_epu32(prev, e0);
         *abcd = _mm_add_epi32(*abcd, abcd0);
-        between(3);
+        between.after_quarter::<3>(*abcd, prev);
     }
 }
 
@@ -118,52 +147,134 @@ pub(crate) unsafe fn compress_blocks(ihv: &mut [u32; 5], blocks: &[Block]) {
     unsafe {
         let (mut abcd, mut e) = load(ihv);
         for b in blocks {
-            block(&mut abcd, &mut e, b, |_| {});
+            block(&mut abcd, &mut e, b, &mut ());
         }
         store(abcd, e, ihv);
     }
 }
 
-/// Compresses the `N` blocks of `blocks` into `ihv`, writing the chaining
-/// value before each to `ins`, and meanwhile filters the `N` blocks of
-/// `ahead` (if not empty) into `ahead_masks`: one part of the filter after
-/// each block's rounds, so the filter's vector work fills the ports the
-/// SHA-NI chain leaves idle. `V` holds `N` blocks.
+/// The working state `[a, b, c, d, e]` between two groups of four rounds:
+/// `abcd` as the rounds hold it, and `prev`, the `abcd` of four steps
+/// earlier, whose a rotated by 30 is this e.
+#[inline(always)]
+unsafe fn state_of(abcd: __m128i, prev: __m128i) -> State {
+    // SAFETY: SSE2 and SSE4.1 (the caller's).
+    unsafe {
+        let mut s = [0u32; 5];
+        _mm_storeu_si128(s.as_mut_ptr().cast(), _mm_shuffle_epi32::<0x1b>(abcd));
+        s[4] = (_mm_extract_epi32::<3>(prev) as u32).rotate_left(30);
+        s
+    }
+}
+
+/// Compresses one block the filter let through and tests its candidates:
+/// the state before step 60 is kept from the rounds (a quarter boundary),
+/// the test states before 58 and 65 are two steps back and five forward
+/// from it, and each candidate is tested with the SHA-NI rounds
+/// ([`partner_matches`]). Reduced-round detection needs the partner's input
+/// chaining value, so it takes the scalar recompression.
 ///
 /// # Safety
-/// The CPU must support SHA, SSE2, SSSE3, SSE4.1 and `V`'s instructions.
-#[inline(always)]
-pub(crate) unsafe fn compress_filter<V: Lanes, const N: usize>(
-    ihv: &mut [u32; 5],
-    blocks: &[Block],
-    ins: &mut [[u32; 5]],
-    ahead: &[Block],
-    ahead_masks: &mut [u32],
-) {
-    debug_assert_eq!(V::LANES, N);
-    let blocks: &[Block; N] = blocks.try_into().expect("N blocks");
-    let ins: &mut [[u32; 5]; N] = ins.try_into().expect("N states");
+/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(crate) unsafe fn compress_flagged(
+    chain: &mut [u32; 5],
+    block_bytes: &Block,
+    c: Candidates,
+) -> Option<usize> {
+    let chain_in = *chain;
+    let mut before_60 = [0u32; 5];
     // SAFETY (whole body): the caller checked the CPU.
     unsafe {
-        let mut filter = (!ahead.is_empty()).then(|| Filter::<V>::new(ahead));
-        let (mut abcd, mut e) = load(ihv);
-        macro_rules! one {
-            ($($j:literal)*) => {$(
-                if $j < N {
-                    store(abcd, e, &mut ins[$j]);
-                    block(&mut abcd, &mut e, &blocks[$j], |q| {
-                        if let Some(f) = &mut filter {
-                            f.part(4 * $j + q, 4 * N);
-                        }
-                    });
+        let (mut abcd, mut e) = load(chain);
+        block(
+            &mut abcd,
+            &mut e,
+            block_bytes,
+            &mut Before60(&mut before_60),
+        );
+        store(abcd, e, chain);
+    }
+    let w = expand(block_bytes);
+    let states = TestStates::from_before_60(before_60, &w);
+    if c.reduced_round {
+        return first_match(&w, &chain_in, chain, &states, c);
+    }
+    // SAFETY: the caller checked the CPU.
+    dvs_of(c.mask).find(|&i| unsafe { partner_matches(i, &w, &states, chain) })
+}
+
+/// Whether the partner of DV `i` collides: from the shared state at the
+/// DV's test step, the partner is stepped in scalar to the nearest group
+/// boundary B (60 or 64), run forward with the SHA-NI rounds to step 80,
+/// which fixes the only input chaining value that could give this block's
+/// output; the rounds from that input must arrive at the same state at B.
+/// (The steps are a bijection, so this is the reference's test, run
+/// forward: SHA-NI has no inverse rounds.)
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn partner_matches(
+    i: usize,
+    w: &[u32; 80],
+    states: &TestStates,
+    chain_out: &[u32; 5],
+) -> bool {
+    let dv = &DVS[i];
+    let word = |t: usize| w[t] ^ dv.dm[t];
+    // The partner's state at the boundary, and the boundary's group.
+    let (at, first_group) = if dv.test_step == 58 {
+        let mut s = states.before_58;
+        step(58, &mut s, word(58));
+        step(59, &mut s, word(59));
+        (s, 15)
+    } else {
+        let mut s = states.before_65;
+        unstep(64, &mut s, word(64));
+        (s, 16)
+    };
+    // SAFETY (whole body): the caller checked the CPU; every load reads
+    // four words of `w` or `dm` inside their 80.
+    unsafe {
+        // Words 4g..4g+4 of the partner, the first in the top lane.
+        let words = |g: usize| {
+            let x = _mm_xor_si128(
+                _mm_loadu_si128(w[4 * g..4 * g + 4].as_ptr().cast()),
+                _mm_loadu_si128(dv.dm[4 * g..4 * g + 4].as_ptr().cast()),
+            );
+            _mm_shuffle_epi32::<0x1b>(x)
+        };
+        let top = |x: u32| _mm_set_epi32(x as i32, 0, 0, 0);
+        let abcd_of =
+            |s: &[u32; 5]| _mm_set_epi32(s[0] as i32, s[1] as i32, s[2] as i32, s[3] as i32);
+        // Groups `from..to` of rounds from `abcd` and `e`: returns `abcd`
+        // and the `abcd` before the last group.
+        let run = |mut abcd: __m128i, e: u32, from: usize, to: usize| {
+            let mut held = abcd;
+            let mut live = _mm_add_epi32(top(e), words(from));
+            for g in from..to {
+                if g > from {
+                    live = _mm_sha1nexte_epu32(held, words(g));
                 }
-            )*};
-        }
-        one!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-        const { assert!(N <= 16) };
-        store(abcd, e, ihv);
-        if let Some(f) = &filter {
-            f.finish(ahead_masks);
-        }
+                held = abcd;
+                abcd = match g / 5 {
+                    0 => _mm_sha1rnds4_epu32::<0>(abcd, live),
+                    1 => _mm_sha1rnds4_epu32::<1>(abcd, live),
+                    2 => _mm_sha1rnds4_epu32::<2>(abcd, live),
+                    _ => _mm_sha1rnds4_epu32::<3>(abcd, live),
+                };
+            }
+            (abcd, held)
+        };
+        let e_after = |held: __m128i| {
+            _mm_extract_epi32::<3>(_mm_sha1nexte_epu32(held, _mm_setzero_si128())) as u32
+        };
+
+        // Out to step 80: the input chaining value is the output less that state.
+        let (abcd80, held) = run(abcd_of(&at), at[4], first_group, 20);
+        let abcd_in = _mm_sub_epi32(abcd_of(chain_out), abcd80);
+        let e_in = chain_out[4].wrapping_sub(e_after(held));
+        // In from there, to the boundary.
+        let (abcd_b, held) = run(abcd_in, e_in, 0, first_group);
+        let same = _mm_movemask_epi8(_mm_cmpeq_epi32(abcd_b, abcd_of(&at))) == 0xffff;
+        same && e_after(held) == at[4]
     }
 }

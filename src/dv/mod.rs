@@ -16,12 +16,10 @@ pub enum DvKind {
     II,
 }
 
-pub(crate) use DvKind as DvType;
-
 /// One disturbance vector: its message difference and the step from which
 /// the recompression starts.
 pub(crate) struct Dv {
-    pub kind: DvType,
+    pub kind: DvKind,
     pub k: u8,
     pub b: u8,
     /// The recompression starts from the state before this step (58 or 65).

@@ -8,6 +8,8 @@
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
 mod conditions;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(crate) mod neon;
@@ -62,6 +64,41 @@ pub(crate) trait Lanes: Copy {
         // SAFETY: the caller guarantees the instruction set.
         unsafe { self.shl::<N>() }
     }
+
+    // Compound operations, written with the ones above; an instruction set
+    // with three-input logic or rotates (AVX-512) does each in fewer.
+
+    /// An expansion word: `(a ^ b ^ c ^ d) <<< 1`.
+    #[inline(always)]
+    unsafe fn expand_word(a: Self, b: Self, c: Self, d: Self) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe {
+            let x = a.xor(b).xor(c).xor(d);
+            x.shl::<1>().or(x.shr::<31>())
+        }
+    }
+    /// `self | (a ^ b)`.
+    #[inline(always)]
+    unsafe fn or_xor(self, a: Self, b: Self) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe { self.or(a.xor(b)) }
+    }
+    /// `self & (a ^ b)`.
+    #[inline(always)]
+    unsafe fn and_xor(self, a: Self, b: Self) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe { self.and(a.xor(b)) }
+    }
+    /// The mask `self` less the DVs `dvs` in the lanes where a condition
+    /// broke: where the top bit of `same` is set or that of `differ` clear.
+    #[inline(always)]
+    unsafe fn drop_dvs(self, same: Self, differ: Self, dvs: u32) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe {
+            let ok = differ.andnot(same).sign();
+            self.and(ok.or(Self::splat(!dvs)))
+        }
+    }
 }
 
 /// Estimated vector operations per expansion word and per condition group
@@ -83,8 +120,7 @@ pub(crate) struct Filter<V> {
 macro_rules! expand_words {
     ($w:ident, $cost:ident, $mine:ident; $($t:literal)*) => {$(
         if $mine($cost) {
-            let x = $w[$t - 3].xor($w[$t - 8]).xor($w[$t - 14]).xor($w[$t - 16]);
-            $w[$t] = x.shl::<1>().or(x.shr::<31>());
+            $w[$t] = V::expand_word($w[$t - 3], $w[$t - 8], $w[$t - 14], $w[$t - 16]);
         }
         $cost += WORD_COST;
     )*};
@@ -134,16 +170,16 @@ macro_rules! filter_impl {
                             let mut same = V::splat(0);
                             let mut differ = V::splat(u32::MAX);
                             $(
-                                let x = w[$t1].shl_top::<{ 31 - $b1 }>().xor(w[$t2].shl_top::<{ 31 - $b2 }>());
+                                let a = w[$t1].shl_top::<{ 31 - $b1 }>();
+                                let b = w[$t2].shl_top::<{ 31 - $b2 }>();
                                 if $differ == 1 {
-                                    differ = differ.and(x);
+                                    differ = differ.and_xor(a, b);
                                 } else {
-                                    same = same.or(x);
+                                    same = same.or_xor(a, b);
                                 }
                             )*
                             // Lanes that break a condition lose this group's DVs.
-                            let ok = differ.andnot(same).sign();
-                            self.mask = self.mask.and(ok.or(V::splat(!$dvs)));
+                            self.mask = self.mask.drop_dvs(same, differ, $dvs);
                         }
                         cost += GROUP_COST $(+ CONDITION_COST + 0 * $t1)*;
                     )*

@@ -1,0 +1,224 @@
+//! The filter on AVX-512 vectors: sixteen blocks at once, with three-input
+//! logic (`vpternlogd`) and rotates (`vprold`) for the compound operations.
+//!
+//! Every method needs AVX-512F (and BW for the byte shuffle of the loads):
+//! the caller checked them (see `Lanes`); that is the SAFETY of every
+//! `unsafe` block in this file that says no more.
+
+use core::arch::x86_64::*;
+
+use super::Lanes;
+use crate::block::Block;
+
+impl Lanes for __m512i {
+    const LANES: usize = 16;
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_set1_epi32(x as i32) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_xor_si512(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_or_si512(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn andnot(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_andnot_si512(o, self) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_and_si512(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_sll_epi32(self, _mm_cvtsi32_si128(N)) }
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_srl_epi32(self, _mm_cvtsi32_si128(N)) }
+    }
+    #[inline(always)]
+    unsafe fn sign(self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_srai_epi32::<31>(self) }
+    }
+    #[inline(always)]
+    unsafe fn expand_word(a: Self, b: Self, c: Self, d: Self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe {
+            _mm512_rol_epi32::<1>(_mm512_xor_si512(
+                _mm512_ternarylogic_epi32::<0x96>(a, b, c),
+                d,
+            ))
+        }
+    }
+    #[inline(always)]
+    unsafe fn or_xor(self, a: Self, b: Self) -> Self {
+        // A | (B ^ C), with A = 0xf0, B = 0xcc, C = 0xaa.
+        // SAFETY: see the module docs.
+        unsafe { _mm512_ternarylogic_epi32::<0xf6>(self, a, b) }
+    }
+    #[inline(always)]
+    unsafe fn and_xor(self, a: Self, b: Self) -> Self {
+        // A & (B ^ C).
+        // SAFETY: see the module docs.
+        unsafe { _mm512_ternarylogic_epi32::<0x60>(self, a, b) }
+    }
+    #[inline(always)]
+    unsafe fn drop_dvs(self, same: Self, differ: Self, dvs: u32) -> Self {
+        // SAFETY: see the module docs.
+        unsafe {
+            // Top bit set where a condition broke: ~differ | same.
+            let broke =
+                _mm512_srai_epi32::<31>(_mm512_ternarylogic_epi32::<0xf3>(same, differ, same));
+            // mask & ~(broke & dvs): A & ~(B & C) = 0x70.
+            _mm512_ternarylogic_epi32::<0x70>(self, broke, _mm512_set1_epi32(dvs as i32))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
+        let blocks: &[Block; 16] = blocks[..16].try_into().unwrap();
+        // SAFETY: see the module docs; every gathered index is below
+        // 16 blocks * 16 words of the array just checked, and the gathers
+        // read u32s at 4-byte scale.
+        unsafe {
+            let base = blocks.as_ptr().cast::<i32>();
+            // Lane j reads word i of block j: u32 index 16 j + i.
+            let rows = _mm512_mullo_epi32(
+                _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                _mm512_set1_epi32(16),
+            );
+            let bswap = _mm512_set4_epi32(0x0c0d_0e0f, 0x0809_0a0b, 0x0405_0607, 0x0001_0203);
+            core::array::from_fn(|i| {
+                let idx = _mm512_add_epi32(rows, _mm512_set1_epi32(i as i32));
+                _mm512_shuffle_epi8(_mm512_i32gather_epi32::<4>(idx, base), bswap)
+            })
+        }
+    }
+    #[inline(always)]
+    unsafe fn store(self, out: &mut [u32]) {
+        let out = &mut out[..16];
+        // SAFETY: see the module docs; `out` was cut to the vector length
+        // first and the store takes any alignment.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self) }
+    }
+}
+
+/// DV masks of `blocks`, sixteen at a time; a remainder of up to four
+/// blocks four at a time.
+///
+/// # Safety
+/// The CPU must support AVX-512F, BW and VL.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+pub(crate) unsafe fn masks(blocks: &[Block], out: &mut [u32]) {
+    let whole = blocks.len() - blocks.len() % 16;
+    let (blocks, rest) = blocks.split_at(whole);
+    let (out, rest_out) = out[..whole + rest.len()].split_at_mut(whole);
+    // SAFETY (all three): the caller checked AVX-512F, BW and VL.
+    unsafe { super::masks_all::<__m512i>(blocks, out) };
+    if rest.len() <= 4 {
+        unsafe { super::masks_all::<Vl128>(rest, rest_out) }
+    } else {
+        unsafe { super::masks_all::<__m512i>(rest, rest_out) }
+    }
+}
+
+/// Four blocks in a 128-bit vector with AVX-512VL's three-input logic and
+/// rotates: a remainder of a few blocks costs less than a padded 16-lane
+/// pass.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Vl128(__m128i);
+
+impl Lanes for Vl128 {
+    const LANES: usize = 4;
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> Self {
+        // SAFETY: see the module docs (AVX-512VL here).
+        Vl128(unsafe { _mm_set1_epi32(x as i32) })
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_xor_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn or(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_or_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn andnot(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_andnot_si128(o.0, self.0) })
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_and_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_slli_epi32::<N>(self.0) })
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_srli_epi32::<N>(self.0) })
+    }
+    #[inline(always)]
+    unsafe fn sign(self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_srai_epi32::<31>(self.0) })
+    }
+    #[inline(always)]
+    unsafe fn expand_word(a: Self, b: Self, c: Self, d: Self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe {
+            _mm_rol_epi32::<1>(_mm_xor_si128(
+                _mm_ternarylogic_epi32::<0x96>(a.0, b.0, c.0),
+                d.0,
+            ))
+        })
+    }
+    #[inline(always)]
+    unsafe fn or_xor(self, a: Self, b: Self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_ternarylogic_epi32::<0xf6>(self.0, a.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn and_xor(self, a: Self, b: Self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_ternarylogic_epi32::<0x60>(self.0, a.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn drop_dvs(self, same: Self, differ: Self, dvs: u32) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe {
+            let broke =
+                _mm_srai_epi32::<31>(_mm_ternarylogic_epi32::<0xf3>(same.0, differ.0, same.0));
+            _mm_ternarylogic_epi32::<0x70>(self.0, broke, _mm_set1_epi32(dvs as i32))
+        })
+    }
+    #[inline(always)]
+    unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
+        // SAFETY: SSE2's load (same lanes), under the caller's features.
+        unsafe { <__m128i as Lanes>::load16(blocks) }.map(Vl128)
+    }
+    #[inline(always)]
+    unsafe fn store(self, out: &mut [u32]) {
+        // SAFETY: SSE2's store.
+        unsafe { self.0.store(out) }
+    }
+}
