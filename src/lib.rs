@@ -38,8 +38,12 @@ mod engine;
 mod filter;
 mod fused;
 mod recompress;
-#[cfg(target_arch = "wasm32")]
-mod wasm;
+/// The tests' one seeded generator, shared with the integration tests.
+#[cfg(test)]
+#[path = "../tests/common/splitmix.rs"]
+mod splitmix;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod wasm_tests;
 
 pub use backend::{BackendError, available_backends};
 pub use digest::{Digest, ParseDigestError};
@@ -123,6 +127,27 @@ impl Collision {
     /// How many blocks were flagged in all (1 for each public collision).
     pub fn count(&self) -> u64 {
         self.count
+    }
+}
+
+impl DisturbanceVector {
+    /// The disturbance vector at `index` in the reference's table (the
+    /// [`index`](DisturbanceVector::index) a report gives), or `None` past
+    /// the last one: for callers that store a report compactly and name the
+    /// DV later.
+    ///
+    /// ```
+    /// use sha1dc_wasm::DisturbanceVector;
+    ///
+    /// let dv = sha1dc_wasm::hash(include_bytes!("../tests/data/sha-mbles-1.bin"))
+    ///     .collision()
+    ///     .unwrap()
+    ///     .dv();
+    /// assert_eq!(DisturbanceVector::by_index(dv.index()), Some(dv));
+    /// assert_eq!(DisturbanceVector::by_index(32), None);
+    /// ```
+    pub fn by_index(index: usize) -> Option<Self> {
+        (index < dv::DVS.len()).then(|| DisturbanceVector::from_index(index))
     }
 }
 

@@ -48,7 +48,18 @@ fn the_expected_backends_exist() {
         if std::arch::is_x86_feature_detected!("sha") {
             assert!(all.contains(&"sha-ni+sse2"), "{all:?}");
         }
+        let avx512 = std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vl");
+        if avx512 {
+            assert!(all.contains(&"avx512"), "{all:?}");
+        } else {
+            println!(
+                "skipped: this CPU lacks AVX-512 (F, BW, VL): the avx512 backends are not tested here"
+            );
+        }
     }
+    println!("backends tested against portable: {all:?}");
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     assert!(all.contains(&"neon"), "{all:?}");
 }
@@ -202,4 +213,33 @@ fn near_collisions() {
     }
     // Flips after the colliding blocks leave the collision in place.
     assert!(flagged > 0);
+}
+
+/// A collision fed in two pieces split at every block before it, so the
+/// flagged block sits at every position of a fused group (a group starts
+/// where a piece does) and of a filter batch, with random data after it:
+/// every backend reports what the portable one does, in every filtered mode.
+#[test]
+fn collision_at_every_position_of_a_group() {
+    let mut msg = input("sha-mbles-1.bin");
+    let mut rng = SplitMix64(0x9a0);
+    let mut tail = vec![0u8; 64 * 37 + 11];
+    rng.fill(&mut tail);
+    msg.extend_from_slice(&tail);
+    for mode in FILTERED {
+        let want = run("portable", mode, &msg);
+        assert_eq!(want.collision().expect("SHA-mbles is detected").block(), 9);
+        for backend in natives() {
+            for split in 0..=10 {
+                let mut h = hasher(backend, mode);
+                h.update(&msg[..64 * split]);
+                h.update(&msg[64 * split..]);
+                assert_eq!(
+                    h.finalize(),
+                    want,
+                    "{backend} split at block {split} {mode}"
+                );
+            }
+        }
+    }
 }

@@ -1,22 +1,15 @@
 //! The filter against the reference's known answers.
 
 use crate::backend::Backend;
-use crate::compress::{Block, padding};
+use crate::block::Block;
+use crate::compress::padding;
 
-/// SplitMix64 output as in tests/data/gen_controls.py.
-pub(crate) fn splitmix64_bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut s = seed;
-    let mut out = Vec::with_capacity(n + 8);
-    while out.len() < n {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        out.extend_from_slice(&(z ^ (z >> 31)).to_le_bytes());
-    }
-    out.truncate(n);
-    out
-}
+use crate::splitmix::splitmix64_bytes;
+
+// Each test runs natively and, in the wasm build, under wasm-bindgen-test
+// (Node, Chromium and a worker: scripts/test-wasm.sh).
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn control_blocks() -> Vec<Block> {
     let data = splitmix64_bytes(0x0123_4567_89AB_CDEF, 1 << 20);

@@ -8,7 +8,7 @@
 use core::arch::x86_64::__m128i;
 
 use crate::backend::FusedGroup;
-use crate::compress::x86_sha::{Between, block, load, store};
+use crate::compress::x86_sha::{Between, block_rounds, load, store};
 use crate::filter::{Filter, Lanes};
 
 /// Part `4 J + Q` of `4 N` of the filter, after quarter `Q` of block `J`'s
@@ -43,7 +43,7 @@ pub(crate) unsafe fn compress_filter<V: Lanes, const N: usize>(g: FusedGroup<'_>
             ($($j:literal)*) => {$(
                 if $j < N {
                     store(abcd, e, &mut chains_in[$j]);
-                    block(&mut abcd, &mut e, &blocks[$j], &mut FilterPart::<V, $j, N>(&mut filter));
+                    block_rounds(&mut abcd, &mut e, &blocks[$j], &mut FilterPart::<V, $j, N>(&mut filter));
                 }
             )*};
         }
