@@ -3,7 +3,8 @@
 #
 #   scripts/build-pkg.sh            # then: cd pkg && npm pack
 #
-# wasm-pack builds the crate for wasm32-unknown-unknown with simd128 (from
+# wasm-pack builds the bindings crate (bindings/, the wasm-bindgen boundary
+# over the library) for wasm32-unknown-unknown with simd128 (from
 # .cargo/config.toml) twice, as `--target web` (ES module glue that fetches
 # the .wasm or takes it as an argument: browsers, workers, bundlers, Deno)
 # and `--target nodejs` (CommonJS glue that reads the .wasm synchronously:
@@ -25,7 +26,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for target in web nodejs; do
   wasm-pack --quiet build --release --target "$target" --out-dir "$out/$target" \
-    --out-name sha1dc_wasm "$root"
+    --out-name sha1dc_wasm "$root/bindings"
 done
 if ! cmp -s "$out/web/sha1dc_wasm_bg.wasm" "$out/nodejs/sha1dc_wasm_bg.wasm"; then
   echo "build-pkg: the web and nodejs builds produced different .wasm files" >&2

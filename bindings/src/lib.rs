@@ -1,5 +1,10 @@
 //! The wasm-bindgen bindings under the npm package's JavaScript wrapper.
 //!
+//! A crate of its own, so the `sha1dc-wasm` library stays plain Rust: a
+//! program that depends on the library and targets wasm32 gets none of these
+//! exports in its module, and may use any wasm-bindgen version. Only the
+//! public API of the library is used here.
+//!
 //! These are the raw entry points; the wrapper (`pkg-template/core.mjs`)
 //! checks the JavaScript arguments, splits large inputs and builds the result
 //! objects. Every fallible entry returns `Result<_, JsError>`, so an error
@@ -10,6 +15,8 @@
 //! block's disturbance vector index at byte 41, then the first flagged block
 //! index (48..56) and the number of flagged blocks (56..64), both
 //! little-endian `u64`.
+// Native builds of the workspace compile this crate to nothing.
+#![cfg(target_arch = "wasm32")]
 
 extern crate alloc;
 
@@ -18,7 +25,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
-use crate::{Hasher, Outcome};
+use sha1dc_wasm::{DisturbanceVector, Hasher, Outcome};
 
 /// Option bit: output the safe hash when a collision is detected.
 const SAFE_HASH: u32 = 1;
@@ -81,12 +88,7 @@ pub fn backend_name() -> String {
 /// for an index out of range.
 #[wasm_bindgen(js_name = dvName)]
 pub fn dv_name(index: u32) -> String {
-    let index = index as usize;
-    if index < crate::dv::DVS.len() {
-        crate::DisturbanceVector::from_index(index).to_string()
-    } else {
-        String::new()
-    }
+    DisturbanceVector::by_index(index as usize).map_or_else(String::new, |dv| dv.to_string())
 }
 
 /// A streaming hasher for the wrapper's `createHasher` and `hashStream`.
@@ -179,52 +181,5 @@ impl RawHasher {
             )));
         }
         Ok(encode(&h.finalize()))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use wasm_bindgen_test::wasm_bindgen_test;
-
-    use crate::compress::{Block, padding};
-
-    /// The simd128 filter on every block of the 1 MiB control: the exact
-    /// masks of the reference (tests/data/UBC_MASKS_splitmix64.tsv), zero
-    /// rows included, in batches of odd sizes (the remainder path).
-    #[wasm_bindgen_test]
-    fn simd128_filter_matches_reference_masks() {
-        let mut s = 0x0123_4567_89AB_CDEFu64;
-        let mut data = Vec::with_capacity(1 << 20);
-        while data.len() < 1 << 20 {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            data.extend_from_slice(&(z ^ (z >> 31)).to_le_bytes());
-        }
-        let (blocks, tail) = data.as_chunks::<64>();
-        let mut all: Vec<Block> = blocks.to_vec();
-        let (pad, n) = padding(tail, data.len() as u64);
-        all.extend_from_slice(&pad[..n]);
-        assert_eq!(all.len(), 16385);
-
-        let mut want = vec![0u32; all.len()];
-        let text = include_str!("../tests/data/UBC_MASKS_splitmix64.tsv");
-        for line in text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.starts_with("block"))
-        {
-            let (block, mask) = line.split_once('\t').expect("two columns");
-            want[block.parse::<usize>().unwrap()] = u32::from_str_radix(mask, 16).unwrap();
-        }
-        assert_eq!(want.iter().filter(|&&m| m != 0).count(), 781);
-
-        let mut got = vec![0u32; all.len()];
-        for (chunk, out) in all.chunks(37).zip(got.chunks_mut(37)) {
-            crate::filter::simd128::masks(chunk, out);
-        }
-        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-            assert_eq!(g, w, "block {i}: got {g:08x}, reference {w:08x}");
-        }
     }
 }
