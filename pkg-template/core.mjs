@@ -55,31 +55,68 @@ function describe(x) {
   }
 }
 
+/** Whether `buffer` is an ArrayBuffer whose memory was transferred away (postMessage, transfer()). */
+function isDetached(buffer) {
+  if (buffer.byteLength !== 0 || tag(buffer) !== 'ArrayBuffer') return false;
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function detachedError(where, data) {
+  const what = tag(data) === 'ArrayBuffer' ? 'a detached ArrayBuffer' : `a ${tag(data)} over a detached ArrayBuffer`;
+  return new TypeError(
+    `sha1dc: ${where} is ${what} (its memory was transferred away, e.g. by postMessage); hash the data before transferring it`,
+  );
+}
+
 /**
  * The bytes of `data` as a Uint8Array view (no copy), or the string itself;
- * throws a TypeError for anything else.
+ * throws a TypeError for anything else, naming `where` (the argument).
  */
 function toInput(data, where) {
   if (typeof data === 'string') return data;
-  if (data instanceof Uint8Array) return data;
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (ArrayBuffer.isView(data)) {
+    let view;
+    try {
+      view = data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    } catch (err) {
+      // A DataView over a detached buffer throws on byteLength.
+      if (isDetached(data.buffer)) throw detachedError(where, data);
+      throw err;
+    }
+    // A typed array over a detached buffer reads as empty: never hash that silently.
+    if (view.length === 0 && isDetached(data.buffer)) throw detachedError(where, data);
+    return view;
+  }
   const t = tag(data);
-  if (t === 'ArrayBuffer' || t === 'SharedArrayBuffer') return new Uint8Array(data);
+  if (t === 'ArrayBuffer' || t === 'SharedArrayBuffer') {
+    if (isDetached(data)) throw detachedError(where, data);
+    return new Uint8Array(data);
+  }
   throw new TypeError(`sha1dc: ${where} must be ${ACCEPTED}; got ${describe(data)}`);
 }
 
 const OPTION_NAMES = ['safeHash', 'reducedRound', 'gitBlob', 'size'];
+const STREAM_OPTION_NAMES = [...OPTION_NAMES, 'signal'];
 
-/** Checks an options object; returns { flags, size }. */
-function parseOptions(options, where) {
-  if (options === undefined || options === null) return { flags: SAFE_HASH, size: undefined, gitBlob: false };
+/**
+ * Checks an options object; returns { flags, size, gitBlob, signal }. `where`
+ * names the call, like "sha1dc()"; `names` are the options it takes.
+ */
+function parseOptions(options, where, names = OPTION_NAMES) {
+  if (options === undefined || options === null) return { flags: SAFE_HASH, size: undefined, gitBlob: false, signal: undefined };
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`sha1dc: ${where} options must be an object; got ${describe(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!OPTION_NAMES.includes(key)) {
+    if (!names.includes(key)) {
       throw new TypeError(
-        `sha1dc: unknown option ${JSON.stringify(key)} for ${where}; the options are ${OPTION_NAMES.join(', ')}`,
+        `sha1dc: unknown option ${JSON.stringify(key)} for ${where}; the options are ${names.join(', ')}`,
       );
     }
   }
@@ -95,11 +132,81 @@ function parseOptions(options, where) {
   const reducedRound = flag('reducedRound', false);
   const gitBlob = flag('gitBlob', false);
   const size = options.size;
-  if (size !== undefined && !(Number.isSafeInteger(size) && size >= 0)) {
-    throw new TypeError(`sha1dc: option size must be a non-negative safe integer; got ${describe(size)}`);
+  if (size !== undefined) {
+    if (typeof size !== 'number') {
+      throw new TypeError(`sha1dc: option size must be a non-negative safe integer; got ${describe(size)}`);
+    }
+    if (!(Number.isSafeInteger(size) && size >= 0)) {
+      throw new RangeError(`sha1dc: option size must be a non-negative safe integer; got number ${size}`);
+    }
+  }
+  const signal = options.signal;
+  if (
+    signal !== undefined &&
+    (signal === null || typeof signal !== 'object' || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')
+  ) {
+    throw new TypeError(`sha1dc: option signal must be an AbortSignal; got ${describe(signal)}`);
   }
   const flags = (safeHash ? SAFE_HASH : 0) | (reducedRound ? REDUCED_ROUND : 0) | (gitBlob ? GIT_BLOB : 0);
-  return { flags, size, gitBlob };
+  return { flags, size, gitBlob, signal };
+}
+
+/** What `digest(encoding)` accepts. */
+const ENCODINGS = ['hex', 'base64', 'base64url', 'binary', 'bytes'];
+
+/** Checks digest()'s argument before anything is spent. */
+function checkEncoding(encoding) {
+  if (encoding !== undefined && !ENCODINGS.includes(encoding)) {
+    throw new TypeError(
+      `sha1dc: digest() encoding must be ${ENCODINGS.map((e) => JSON.stringify(e)).join(', ')}, or nothing for the result object; got ${
+        typeof encoding === 'string' ? JSON.stringify(encoding) : describe(encoding)
+      }`,
+    );
+  }
+}
+
+function base64(bytes, url) {
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  const b64 = btoa(bin);
+  return url ? b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') : b64;
+}
+
+/** The result in the form digest(encoding) asks for. */
+function encodeResult(result, encoding) {
+  switch (encoding) {
+    case undefined:
+      return result;
+    case 'hex':
+      return result.hex;
+    case 'base64':
+    case 'base64url':
+      return base64(result.bytes, encoding === 'base64url');
+    default: // 'binary', 'bytes'
+      return result.bytes;
+  }
+}
+
+/**
+ * The prototype of every result: `${result}` and String(result) give the hex
+ * output; JSON.stringify gives { hex, sha1, collision }.
+ */
+const RESULT_PROTO = {
+  toString() {
+    return this.hex;
+  },
+  toJSON() {
+    return { hex: this.hex, sha1: this.sha1, collision: this.collision };
+  },
+};
+Object.defineProperties(RESULT_PROTO, {
+  toString: { enumerable: false },
+  toJSON: { enumerable: false },
+});
+
+/** The error of a size given up front that the data did not match. */
+function sizeError(want, got) {
+  return new RangeError(`sha1dc: the size given (options.size) was ${want} bytes, but ${got} bytes were hashed`);
 }
 
 /**
@@ -183,8 +290,22 @@ export function createApi(raw, load, loadSync) {
       };
     }
     const out = hex(bytes, 0);
+    const result = Object.create(RESULT_PROTO);
+    result.hex = out;
     // Without a collision the output is the plain SHA-1: one string serves.
-    return { hex: out, sha1: collision === null ? out : hex(bytes, 20), collision };
+    result.sha1 = collision === null ? out : hex(bytes, 20);
+    result.bytes = bytes.slice(0, 20);
+    result.collision = collision;
+    return result;
+  }
+
+  /** Finishes a RawHasher (which is spent either way) after checking the size given. */
+  function finish(h, size) {
+    if (size !== undefined) {
+      const got = h.length();
+      if (got !== size) throw sizeError(size, got);
+    }
+    return decode(h.finish());
   }
 
   /** Feeds one input (already checked) to a RawHasher, in pieces. */
@@ -218,7 +339,7 @@ export function createApi(raw, load, loadSync) {
     const h = new raw.RawHasher(flags, size === undefined ? bytes.length : size);
     try {
       feed(h, bytes);
-      return decode(h.finish());
+      return finish(h, size);
     } finally {
       h.free();
     }
@@ -227,17 +348,27 @@ export function createApi(raw, load, loadSync) {
   /** The streaming hasher createHasher returns. */
   class Hasher {
     #raw;
+    #size;
     #bytes = 0;
+    /** Why the hasher is spent: '' while live, 'digest' or 'free'. */
+    #ended = '';
 
-    constructor(h) {
+    constructor(h, size) {
       this.#raw = h;
+      this.#size = size;
+    }
+
+    #spent(method) {
+      return new TypeError(
+        this.#ended === 'free'
+          ? `sha1dc: ${method} after free(): this hasher was freed; create a new one with createHasher()`
+          : `sha1dc: ${method} after digest(): this hasher is finished; create a new one with createHasher()`,
+      );
     }
 
     /** Adds `chunk` to the message; returns this hasher. */
     update(chunk) {
-      if (this.#raw === null) {
-        throw new Error('sha1dc: update() after digest(): this hasher is finished; create a new one with createHasher()');
-      }
+      if (this.#raw === null) throw this.#spent('update()');
       const input = toInput(chunk, 'chunk');
       feed(this.#raw, input);
       return this;
@@ -248,16 +379,20 @@ export function createApi(raw, load, loadSync) {
       return this.#raw === null ? this.#bytes : this.#raw.length();
     }
 
-    /** Finishes the message and returns the result; the hasher is spent. */
-    digest() {
+    /**
+     * Finishes the message; the hasher is spent. With no argument, the
+     * result object; 'hex' or 'base64'/'base64url', a string; 'bytes' or
+     * 'binary', the 20 bytes.
+     */
+    digest(encoding) {
+      checkEncoding(encoding);
       const h = this.#raw;
-      if (h === null) {
-        throw new Error('sha1dc: digest() was already called: this hasher is finished; create a new one with createHasher()');
-      }
+      if (h === null) throw this.#spent('digest()');
       this.#bytes = h.length();
       this.#raw = null;
+      this.#ended = 'digest';
       try {
-        return decode(h.finish());
+        return encodeResult(finish(h, this.#size), encoding);
       } finally {
         h.free();
       }
@@ -269,6 +404,7 @@ export function createApi(raw, load, loadSync) {
         this.#bytes = this.#raw.length();
         this.#raw.free();
         this.#raw = null;
+        this.#ended = 'free';
       }
     }
   }
@@ -279,35 +415,47 @@ export function createApi(raw, load, loadSync) {
     if (gitBlob && size === undefined) {
       throw new TypeError('sha1dc: createHasher({ gitBlob: true }) needs options.size, the total size in bytes');
     }
-    return new Hasher(new raw.RawHasher(flags, size));
+    return new Hasher(new raw.RawHasher(flags, size), size);
   }
 
-  /** Yields the chunks of a ReadableStream, releasing it on early exit. */
-  async function* readStream(stream) {
-    const reader = stream.getReader();
-    let done = false;
-    try {
-      for (;;) {
-        const r = await reader.read();
-        if (r.done) {
-          done = true;
-          return;
-        }
-        yield r.value;
-      }
-    } finally {
-      if (!done) {
-        // Stopped by an error of ours (a bad chunk, a throwing onProgress):
-        // cancel the source; an error of the stream itself cancels nothing.
-        await reader.cancel().catch(() => {});
-      }
-      reader.releaseLock();
+  /**
+   * The chunks of a source, one next() at a time: { next(), stop(reason) }.
+   * stop() ends a source we leave early (a bad chunk, an abort, a throwing
+   * onProgress): a ReadableStream is cancelled, an iterator returned, a Node
+   * stream destroyed; it is never awaited, so a stalled source cannot hold
+   * the caller.
+   */
+  function openSource(source) {
+    if (source && typeof source.getReader === 'function') {
+      const reader = source.getReader();
+      return {
+        next: () => reader.read(),
+        stop(reason) {
+          reader.cancel(reason).catch(() => {});
+        },
+        release() {
+          try {
+            reader.releaseLock();
+          } catch {
+            // A read is still pending (a stalled source): cancel() has ended it.
+          }
+        },
+      };
     }
+    const it = source[Symbol.asyncIterator]();
+    return {
+      next: () => it.next(),
+      stop() {
+        if (typeof source.destroy === 'function' && typeof source.pipe === 'function') source.destroy();
+        if (typeof it.return === 'function') Promise.resolve().then(() => it.return()).catch(() => {});
+      },
+      release() {},
+    };
   }
 
   /**
    * Hashes a stream: a ReadableStream, a Blob or File, or an async iterable
-   * of chunks (Node streams), in constant memory.
+   * of chunks (Node streams), in constant memory; `options.signal` aborts it.
    */
   async function hashStream(source, options, onProgress) {
     ensureReady('hashStream()');
@@ -318,38 +466,62 @@ export function createApi(raw, load, loadSync) {
     if (onProgress !== undefined && onProgress !== null && typeof onProgress !== 'function') {
       throw new TypeError(`sha1dc: hashStream onProgress must be a function; got ${describe(onProgress)}`);
     }
-    let { flags, size, gitBlob } = parseOptions(options, 'hashStream()');
-    let chunks;
+    let { flags, size, gitBlob, signal } = parseOptions(options, 'hashStream()', STREAM_OPTION_NAMES);
     const t = source === null || source === undefined ? '' : tag(source);
-    if ((t === 'Blob' || t === 'File') && typeof source.stream === 'function') {
-      if (size === undefined) size = source.size;
-      chunks = readStream(source.stream());
-    } else if (source && typeof source.getReader === 'function') {
-      chunks = readStream(source);
-    } else if (source && typeof source[Symbol.asyncIterator] === 'function') {
-      chunks = source;
-    } else {
+    const isBlob = (t === 'Blob' || t === 'File') && typeof source.stream === 'function';
+    if (!isBlob && !(source && (typeof source.getReader === 'function' || typeof source[Symbol.asyncIterator] === 'function'))) {
       throw new TypeError(
         `sha1dc: hashStream source must be a ReadableStream, a Blob or File, or an async iterable of chunks; got ${describe(source)}${
           typeof source === 'string' || ArrayBuffer.isView(source) ? ' (use sha1dc() for data in memory)' : ''
         }`,
       );
     }
+    if (isBlob && size === undefined) size = source.size;
     if (gitBlob && size === undefined) {
       throw new TypeError('sha1dc: hashStream(source, { gitBlob: true }) needs options.size unless the source is a Blob');
     }
+    if (signal && signal.aborted) throw signal.reason;
+    const chunks = openSource(isBlob ? source.stream() : source);
+    let aborted = null;
+    let onAbort = null;
+    if (signal) {
+      aborted = new Promise((_, reject) => {
+        onAbort = () => reject(signal.reason);
+      });
+      aborted.catch(() => {});
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
     const h = new raw.RawHasher(flags, size);
+    let open = true; // the source may need stopping
     try {
       let done = 0;
-      for await (const chunk of chunks) {
-        const input = toInput(chunk, 'each chunk of the stream');
+      for (;;) {
+        let step;
+        try {
+          step = await (aborted ? Promise.race([chunks.next(), aborted]) : chunks.next());
+        } catch (err) {
+          // The source's own failure ends it; an abort must still stop it.
+          if (!(signal && signal.aborted)) open = false;
+          throw err;
+        }
+        if (step.done) {
+          open = false;
+          break;
+        }
+        const input = toInput(step.value, 'each chunk of the stream');
         feed(h, input);
         done = typeof input === 'string' ? h.length() : done + input.length;
         if (onProgress) onProgress(done);
+        if (signal && signal.aborted) throw signal.reason;
       }
-      return decode(h.finish());
+      return finish(h, size);
+    } catch (err) {
+      if (open) chunks.stop(signal && signal.aborted ? signal.reason : err);
+      throw err;
     } finally {
       h.free();
+      chunks.release();
+      if (signal) signal.removeEventListener('abort', onAbort);
     }
   }
 

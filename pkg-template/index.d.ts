@@ -18,6 +18,17 @@
  * @packageDocumentation
  */
 
+/*
+ * The declarations need no DOM library: the web types they mention (Blob,
+ * ReadableStream, Response, AbortSignal, WebAssembly.Module...) are taken from
+ * whatever the project declares (lib "dom", @types/node), and are `never`
+ * where it declares none, so a Node-only project (`lib: ["es2022"]`,
+ * `types: ["node"]`) type-checks too.
+ */
+type GlobalInstance<K extends string> = typeof globalThis extends { [P in K]: abstract new (...args: any[]) => infer T } ? T : never;
+type WasmModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: any[]) => infer T } } ? T : never;
+type BytesSource = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
+
 /**
  * Data to hash: bytes, or a string (hashed as its UTF-8 encoding; a lone
  * surrogate is encoded as U+FFFD). A Node `Buffer` is a `Uint8Array`; a
@@ -51,9 +62,19 @@ export interface Options {
    * The message size in bytes. Required for `gitBlob` with
    * {@link createHasher} and with {@link hashStream} of a non-`Blob` source;
    * when given, {@link Hasher.digest} throws an `Error` if a different number
-   * of bytes was hashed.
+   * of bytes was hashed (a `RangeError`).
    */
   size?: number;
+}
+
+/** Options of {@link hashStream}: those of every function, and a signal. */
+export interface StreamOptions extends Options {
+  /**
+   * Aborts the hashing: the promise rejects with `signal.reason`, the source
+   * is cancelled (a `ReadableStream`), returned (an iterator) or destroyed (a
+   * Node stream), and the hasher is freed.
+   */
+  signal?: GlobalInstance<'AbortSignal'>;
 }
 
 /** Where a collision was detected. */
@@ -71,18 +92,34 @@ export interface Collision {
   count: number;
 }
 
-/** What hashing a message found. */
+/**
+ * What hashing a message found. `String(result)` and `${result}` give `hex`;
+ * `JSON.stringify(result)` gives `{ hex, sha1, collision }`.
+ */
 export interface Result {
   /**
    * The output, 40 lowercase hex digits: the safe hash when a collision was
    * detected (unless `safeHash: false`), otherwise the plain SHA-1.
    */
   hex: string;
+  /** The output's 20 bytes (the bytes `hex` spells). */
+  bytes: Uint8Array;
   /** The plain SHA-1 of the message, 40 lowercase hex digits, always. */
   sha1: string;
   /** `null`, or where a collision was detected. */
   collision: Collision | null;
+  /** `hex`. */
+  toString(): string;
+  /** `{ hex, sha1, collision }`. */
+  toJSON(): { hex: string; sha1: string; collision: Collision | null };
 }
+
+/**
+ * What {@link Hasher.digest} returns for an encoding: the `hex` output as
+ * 40 hex digits (`"hex"`) or base64 (`"base64"`, `"base64url"`), or its 20
+ * bytes (`"bytes"`, `"binary"`).
+ */
+export type Encoding = 'hex' | 'base64' | 'base64url' | 'binary' | 'bytes';
 
 /**
  * A streaming hasher from {@link createHasher}. Synchronous; chunk sizes never
@@ -91,17 +128,25 @@ export interface Result {
 export interface Hasher {
   /**
    * Adds `chunk` to the message and returns this hasher.
-   * @throws {TypeError} when `chunk` is not an {@link Input}.
-   * @throws {Error} after {@link Hasher.digest} or {@link Hasher.free}.
+   * @throws {TypeError} when `chunk` is not an {@link Input} (or is over a
+   *   detached `ArrayBuffer`), and after {@link Hasher.digest} or
+   *   {@link Hasher.free}.
    */
   update(chunk: Input): this;
   /**
    * Finishes the message and returns the result. The hasher is spent: a
-   * later `update` or `digest` throws.
-   * @throws {Error} when a `size` was given and a different number of bytes
-   *   was hashed, or when called a second time.
+   * later `update` or `digest` throws a `TypeError`. With an encoding, as
+   * `node:crypto` hashes do: `digest('hex')` is `result.hex` (the safe hash
+   * on a collision: call `digest()` to learn of one), `digest('bytes')` or
+   * `digest('binary')` its 20 bytes, `digest('base64')` base64.
+   * @throws {RangeError} when a `size` was given and a different number of
+   *   bytes was hashed.
+   * @throws {TypeError} for an unknown encoding (the hasher stays usable), or
+   *   when called after `digest` or `free`.
    */
   digest(): Result;
+  digest(encoding: 'hex' | 'base64' | 'base64url'): string;
+  digest(encoding: 'bytes' | 'binary'): Uint8Array;
   /** Releases the hasher without a result (garbage collection does it too). */
   free(): void;
   /** Bytes added so far (not counting a git blob header). */
@@ -110,8 +155,8 @@ export interface Hasher {
 
 /** A source for {@link hashStream}. */
 export type StreamSource =
-  | ReadableStream<Input>
-  | Blob
+  | GlobalInstance<'ReadableStream'>
+  | GlobalInstance<'Blob'>
   | AsyncIterable<Input>;
 
 /**
@@ -129,19 +174,19 @@ export type StreamSource =
 export function init(
   input?:
     | string
-    | URL
-    | Request
-    | Response
-    | BufferSource
-    | WebAssembly.Module
-    | Promise<Response | BufferSource | WebAssembly.Module>,
+    | GlobalInstance<'URL'>
+    | GlobalInstance<'Request'>
+    | GlobalInstance<'Response'>
+    | BytesSource
+    | WasmModule
+    | Promise<GlobalInstance<'Response'> | BytesSource | WasmModule>,
 ): Promise<void>;
 
 /**
  * Loads the WebAssembly module synchronously from its bytes or a compiled
  * `WebAssembly.Module` (not needed in Node, where it is a no-op).
  */
-export function initSync(module: BufferSource | WebAssembly.Module): void;
+export function initSync(module: BytesSource | WasmModule): void;
 
 /**
  * Hashes `data` in one call.
@@ -168,7 +213,8 @@ export function createHasher(options?: Options): Hasher;
  * Hashes a `ReadableStream`, a `Blob` or `File`, or an async iterable of
  * chunks (a Node stream), in constant memory. Calls `onProgress` with the
  * number of bytes hashed so far after each chunk. If the source fails part
- * way, the promise rejects with its error (and the hasher is freed).
+ * way, the promise rejects with its error; `options.signal` aborts (the
+ * promise rejects with the signal's reason). Either way the hasher is freed.
  *
  * @example
  * ```js
@@ -177,7 +223,7 @@ export function createHasher(options?: Options): Hasher;
  */
 export function hashStream(
   source: StreamSource,
-  options?: Options | null,
+  options?: StreamOptions | null,
   onProgress?: (bytesDone: number) => void,
 ): Promise<Result>;
 export function hashStream(source: StreamSource, onProgress: (bytesDone: number) => void): Promise<Result>;
@@ -187,3 +233,4 @@ export function hashStream(source: StreamSource, onProgress: (bytesDone: number)
  * collision filter on WebAssembly SIMD, four blocks per vector).
  */
 export function backend(): string;
+export {};

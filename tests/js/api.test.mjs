@@ -18,10 +18,20 @@ test('init resolves in Node, repeatedly, and the simd128 engine runs', async () 
   assert.equal(backend(), 'simd128');
 });
 
-test('the result object', () => {
+/** A result's fields, as a plain object (results have a prototype of their own). */
+const fields = (r) => ({ ...r });
+
+test('the result object: hex, sha1, the 20 bytes, collision; String() is hex, JSON has no bytes', () => {
   const r = sha1dc('abc');
-  assert.deepEqual(r, { hex: ABC, sha1: ABC, collision: null });
-  assert.deepEqual(Object.keys(r), ['hex', 'sha1', 'collision']);
+  assert.deepEqual(fields(r), { hex: ABC, sha1: ABC, bytes: new Uint8Array(Buffer.from(ABC, 'hex')), collision: null });
+  assert.deepEqual(Object.keys(r), ['hex', 'sha1', 'bytes', 'collision']);
+  assert.equal(r.bytes.length, 20);
+  assert.equal(r.bytes.buffer.byteLength, 20, 'the bytes are a copy of their own, not a view of wasm memory');
+  // Before: `${r}` was "[object Object]".
+  assert.equal(`${r}`, ABC);
+  assert.equal(String(r), ABC);
+  assert.equal(JSON.stringify(r), `{"hex":"${ABC}","sha1":"${ABC}","collision":null}`);
+  assert.deepEqual(structuredClone(r), { hex: ABC, sha1: ABC, bytes: r.bytes, collision: null });
   const c = sha1dc(data('sha-mbles-1.bin'));
   assert.deepEqual(c.collision, { offset: 576, block: 9, dv: 'II(52,0)', count: 1 });
   assert.equal(c.sha1, '8ac60ba76f1999a1ab70223f225aefdc78d4ddc0');
@@ -128,10 +138,56 @@ test('anything else is a TypeError that says what was given and what is accepted
       });
     }
   }
-  // A detached buffer: a TypeError from JavaScript itself, never a wasm trap.
-  const ab = new ArrayBuffer(8);
-  structuredClone(ab, { transfer: [ab] });
-  assert.throws(() => sha1dc(ab), TypeError);
+});
+
+test('a detached buffer, or a view of one: a TypeError naming the argument, never an empty message hashed', () => {
+  const detach = (ab) => {
+    structuredClone(ab, { transfer: [ab] });
+    return ab;
+  };
+  const views = {
+    ArrayBuffer: (ab) => ab,
+    Uint8Array: (ab) => new Uint8Array(ab),
+    Uint32Array: (ab) => new Uint32Array(ab),
+    DataView: (ab) => new DataView(ab),
+    'Buffer over it': (ab) => Buffer.from(ab),
+  };
+  for (const [what, make] of Object.entries(views)) {
+    const ab = new ArrayBuffer(8);
+    const input = make(ab);
+    detach(ab);
+    // Before: V8's "Cannot perform Construct on a detached ArrayBuffer", or the empty
+    // message's SHA-1 for a typed array (which reads as empty once detached).
+    const message = what === 'ArrayBuffer' ? /^sha1dc: data is a detached ArrayBuffer \(its memory was transferred away/ : /^sha1dc: data is a \w+ over a detached ArrayBuffer/;
+    assert.throws(() => sha1dc(input), { name: 'TypeError', message }, what);
+    assert.throws(() => createHasher().update(input), { name: 'TypeError', message: /^sha1dc: chunk is .*detached ArrayBuffer/ }, what);
+  }
+  // An empty input that is not detached is still the empty message.
+  assert.equal(sha1dc(new Uint8Array(0)).hex, 'da39a3ee5e6b4b0d3255bfef95601890afd80709');
+  assert.equal(sha1dc(new ArrayBuffer(0)).hex, 'da39a3ee5e6b4b0d3255bfef95601890afd80709');
+  assert.equal(sha1dc(new DataView(new ArrayBuffer(0))).hex, 'da39a3ee5e6b4b0d3255bfef95601890afd80709');
+});
+
+test('digest(encoding), the node:crypto habit: hex, base64, bytes; a TypeError for anything else', () => {
+  // Before: digest('hex') silently returned the result object.
+  assert.equal(createHasher().update('abc').digest('hex'), ABC);
+  assert.equal(createHasher().update('abc').digest('base64'), Buffer.from(ABC, 'hex').toString('base64'));
+  assert.equal(createHasher().update('abc').digest('base64url'), Buffer.from(ABC, 'hex').toString('base64url'));
+  for (const enc of ['bytes', 'binary']) {
+    const b = createHasher().update('abc').digest(enc);
+    assert.ok(b instanceof Uint8Array, enc);
+    assert.deepEqual([...b], [...Buffer.from(ABC, 'hex')], enc);
+  }
+  // The output: the safe hash on a collision (digest() tells of the collision).
+  assert.equal(createHasher().update(SHATTERED).digest('hex'), '16e96b70000dd1e7c85b8368ee197754400e58ec');
+  assert.equal(createHasher({ safeHash: false }).update(SHATTERED).digest('hex'), '38762cf7f55934b34d179ae6a4c80cadccbb7f0a');
+  const h = createHasher().update('abc');
+  for (const bad of ['HEX', 'latin1', 'utf8', 1, null, {}]) {
+    assert.throws(() => h.digest(bad), { name: 'TypeError', message: /^sha1dc: digest\(\) encoding must be "hex", "base64", "base64url", "binary", "bytes", or nothing for the result object; got / }, String(bad));
+  }
+  assert.throws(() => h.digest('latin1'), { message: /got "latin1"$/ });
+  // A bad encoding spends nothing.
+  assert.equal(h.digest('hex'), ABC);
 });
 
 test('bad options are TypeErrors', () => {
@@ -142,14 +198,18 @@ test('bad options are TypeErrors', () => {
     [{ safeHash: 'no' }, /safeHash must be a boolean; got a string/],
     [{ reducedRound: 1 }, /reducedRound must be a boolean; got number 1/],
     [{ gitBlob: null }, /gitBlob must be a boolean; got null/],
-    [{ size: -1 }, /size must be a non-negative safe integer; got number -1/],
-    [{ size: 1.5 }, /size must be a non-negative safe integer/],
     [{ size: '3' }, /size must be a non-negative safe integer; got a string/],
-    [{ size: 2 ** 53 }, /size must be a non-negative safe integer/],
+    [{ signal: new AbortController().signal }, /unknown option "signal" for sha1dc\(\)|unknown option "signal" for createHasher\(\)/],
   ];
   for (const [options, message] of bad) {
     assert.throws(() => sha1dc('abc', options), { name: 'TypeError', message }, JSON.stringify(options));
     assert.throws(() => createHasher(options), { name: 'TypeError', message });
+  }
+  // A number out of range is a RangeError.
+  for (const size of [-1, 1.5, 2 ** 53, NaN, Infinity]) {
+    const message = new RegExp(`option size must be a non-negative safe integer; got number ${size}$`);
+    assert.throws(() => sha1dc('abc', { size }), { name: 'RangeError', message }, String(size));
+    assert.throws(() => createHasher({ size }), { name: 'RangeError', message });
   }
   assert.deepEqual(sha1dc('abc', null), sha1dc('abc'));
   assert.deepEqual(sha1dc('abc', {}), sha1dc('abc'));
@@ -163,13 +223,16 @@ test('createHasher: chaining, digest ends it, clear errors after', () => {
   assert.equal(h.bytesHashed, 3);
   assert.equal(h.digest().hex, ABC);
   assert.equal(h.bytesHashed, 3);
-  assert.throws(() => h.update('x'), { name: 'Error', message: /update\(\) after digest\(\)/ });
-  assert.throws(() => h.digest(), { name: 'Error', message: /digest\(\) was already called/ });
+  assert.throws(() => h.update('x'), { name: 'TypeError', message: /^sha1dc: update\(\) after digest\(\): this hasher is finished/ });
+  assert.throws(() => h.digest(), { name: 'TypeError', message: /^sha1dc: digest\(\) after digest\(\)/ });
   const freed = createHasher();
   freed.update('abc');
   freed.free();
   freed.free();
-  assert.throws(() => freed.update('x'), /finished/);
+  // Before: "update() after digest()" for a hasher that was freed.
+  assert.throws(() => freed.update('x'), { name: 'TypeError', message: /^sha1dc: update\(\) after free\(\): this hasher was freed; create a new one/ });
+  assert.throws(() => freed.digest(), { name: 'TypeError', message: /^sha1dc: digest\(\) after free\(\)/ });
+  assert.throws(() => freed.digest('hex'), { name: 'TypeError', message: /^sha1dc: digest\(\) after free\(\)/ });
   // A bad chunk leaves the hasher usable.
   const k = createHasher();
   k.update('ab');
@@ -197,14 +260,15 @@ test('gitBlob: git object ids (DERIVED.tsv), size given or taken', async () => {
   assert.equal(sha1dc('hello\n', { gitBlob: true }).hex, 'ce013625030ba8dba906f756967f9e9ca394464a');
 });
 
-test('a size mismatch throws a clear Error at digest()', async () => {
+test('a size mismatch throws a RangeError naming options.size at digest()', async () => {
   const h = createHasher({ gitBlob: true, size: 5 });
   h.update('abc');
-  assert.throws(() => h.digest(), { name: 'Error', message: 'sha1dc: the size given was 5 bytes, but 3 bytes were hashed' });
-  assert.throws(() => h.update('x'), /finished/);
-  assert.throws(() => sha1dc('abcd', { size: 3 }), /size given was 3 bytes, but 4/);
+  assert.throws(() => h.digest(), { name: 'RangeError', message: 'sha1dc: the size given (options.size) was 5 bytes, but 3 bytes were hashed' });
+  assert.throws(() => h.update('x'), { name: 'TypeError', message: /finished/ });
+  assert.throws(() => sha1dc('abcd', { size: 3 }), { name: 'RangeError', message: /options.size\) was 3 bytes, but 4/ });
+  assert.throws(() => createHasher({ size: 2 }).update('abc').digest('hex'), RangeError);
   assert.equal(createHasher({ size: 3 }).update('abc').digest().hex, ABC);
-  await assert.rejects(hashStream(Readable.from(['abc']), { gitBlob: true, size: 4 }), /size given was 4 bytes, but 3/);
+  await assert.rejects(hashStream(Readable.from(['abc']), { gitBlob: true, size: 4 }), { name: 'RangeError', message: /was 4 bytes, but 3/ });
   await assert.rejects(hashStream(Readable.from(['abc']), { gitBlob: true }), { name: 'TypeError', message: /needs options.size/ });
 });
 
@@ -302,6 +366,103 @@ test('hashStream: bad sources and callbacks are TypeErrors', async () => {
   await assert.rejects(hashStream(new Uint8Array(3)), /use sha1dc\(\) for data in memory/);
   await assert.rejects(hashStream(new Blob([]), {}, 'no'), { name: 'TypeError', message: /onProgress must be a function/ });
   await assert.rejects(hashStream(new Blob([]), { bogus: 1 }), { name: 'TypeError', message: /unknown option/ });
+});
+
+/** Counts RawHasher frees (the Node entry's glue is one module instance, shared with the API). */
+async function countFrees(run) {
+  const { createRequire } = await import('node:module');
+  const glue = createRequire(import.meta.url)(`${pkgDir}/wasm/sha1dc_wasm_node.cjs`);
+  const free = glue.RawHasher.prototype.free;
+  let frees = 0;
+  glue.RawHasher.prototype.free = function () {
+    frees++;
+    return free.call(this);
+  };
+  try {
+    await run();
+  } finally {
+    glue.RawHasher.prototype.free = free;
+  }
+  return frees;
+}
+
+test('hashStream: an AbortSignal rejects with its reason, stops the source, frees the hasher', async () => {
+  // Already aborted: nothing is read.
+  const early = new AbortController();
+  early.abort(new Error('not wanted'));
+  let pulled = 0;
+  const lazy = new ReadableStream({ pull(c) { pulled++; c.enqueue(bytes(10)); } }, { highWaterMark: 0 });
+  await assert.rejects(hashStream(lazy, { signal: early.signal }), { message: 'not wanted' });
+  assert.equal(pulled, 0);
+
+  // Aborted while the source stalls: the promise rejects at once, the stream is cancelled with
+  // the reason, the hasher is freed.
+  for (const kind of ['ReadableStream', 'async generator', 'Node Readable']) {
+    const ac = new AbortController();
+    let cancelled = null;
+    let returned = false;
+    const never = new Promise(() => {});
+    const sources = {
+      ReadableStream: () =>
+        new ReadableStream({
+          start(c) { c.enqueue(bytes(1000)); },
+          cancel(reason) { cancelled = reason; },
+        }),
+      'async generator': () =>
+        (async function* () {
+          try {
+            yield bytes(1000);
+            await never;
+          } finally {
+            returned = true;
+          }
+        })(),
+      'Node Readable': () => new Readable({ read() { if (!this.sent) { this.sent = true; this.push(bytes(1000)); } } }),
+    };
+    const source = sources[kind]();
+    const reason = new DOMException('stopped by the user', 'AbortError');
+    const seen = [];
+    const frees = await countFrees(async () => {
+      const p = hashStream(source, { signal: ac.signal }, (n) => {
+        seen.push(n);
+        setTimeout(() => ac.abort(reason), 20);
+      });
+      await assert.rejects(p, (e) => e === reason, kind);
+    });
+    assert.deepEqual(seen, [1000], kind);
+    assert.equal(frees, 1, `${kind}: the hasher was freed`);
+    if (kind === 'ReadableStream') assert.equal(cancelled, reason);
+    if (kind === 'Node Readable') assert.ok(source.destroyed, 'the Node stream is destroyed');
+    if (kind === 'async generator') {
+      // Its return() runs once the pending next() settles, which never happens: it was asked.
+      assert.equal(returned, false);
+    }
+  }
+
+  // Aborted from onProgress (between chunks): the same.
+  const ac = new AbortController();
+  await assert.rejects(
+    hashStream(pieces(bytes(10_000), 1000), { signal: ac.signal }, (n) => n >= 3000 && ac.abort()),
+    { name: 'AbortError' },
+  );
+  // A signal that never fires changes nothing; a listener is not left behind.
+  const quiet = new AbortController();
+  assert.equal((await hashStream(new Blob(['abc']), { signal: quiet.signal })).hex, ABC);
+  assert.equal((await hashStream(new Blob(['abc']), { signal: AbortSignal.timeout(60_000) })).hex, ABC);
+  // Not a signal: a TypeError naming it.
+  await assert.rejects(hashStream(new Blob([]), { signal: 'stop' }), { name: 'TypeError', message: /option signal must be an AbortSignal; got a string/ });
+  await assert.rejects(hashStream(new Blob([]), { signal: null }), { name: 'TypeError', message: /option signal must be an AbortSignal; got null/ });
+  assert.equal(sha1dc('abc').hex, ABC);
+});
+
+test('every way a hashStream ends frees its hasher', async () => {
+  const frees = await countFrees(async () => {
+    await hashStream(new Blob(['abc']));
+    await assert.rejects(hashStream(Readable.from(['abc']), { gitBlob: true, size: 4 }));
+    await assert.rejects(hashStream((async function* () { yield 'a'; throw new Error('x'); })()));
+    await assert.rejects(hashStream(Readable.from([42])));
+  });
+  assert.equal(frees, 4);
 });
 
 test('hashStream runs in constant memory over a large stream', async () => {

@@ -88,13 +88,32 @@ test('browser entry: a failed init rejects and can be retried', () => {
 
 test('exports map: node import and require, the .wasm subpath, package.json', () => {
   const pkg = require(`${pkgDir}/package.json`);
-  assert.equal(pkg.exports['.'].node.import, './node.mjs');
-  assert.equal(pkg.exports['.'].node.require, './node.cjs');
-  assert.equal(pkg.exports['.'].browser, './index.mjs');
-  assert.equal(pkg.exports['.'].default, './index.mjs');
+  // Node itself: the file entries. Bundlers (the "module" condition) targeting Node: the inlined
+  // module, as nothing is read beside a bundle. webpack and Vite ("webpack", "development",
+  // "production"): the .wasm as a file they emit. Everything else (esbuild, Rollup): inlined.
+  assert.deepEqual(pkg.exports['.'].node, { module: './inline.mjs', import: './node.mjs', require: './node.cjs' });
+  assert.equal(pkg.exports['.'].webpack, './index.mjs');
+  assert.equal(pkg.exports['.'].development, './index.mjs');
+  assert.equal(pkg.exports['.'].production, './index.mjs');
+  assert.equal(pkg.exports['.'].default, './inline.mjs');
+  assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'node', 'webpack', 'development', 'production', 'default']);
+  assert.equal(pkg.exports['./file'].default, './index.mjs');
+  assert.equal(pkg.exports['./inline'].default, './inline.mjs');
+  assert.deepEqual(pkg.bin, { 'sha1dc-wasm': './cli.mjs' });
   assert.deepEqual(pkg.exports['.'].types, { import: './index.d.ts', require: './index.d.cts' });
   assert.equal(pkg.exports['./sha1dc_wasm_bg.wasm'], './wasm/sha1dc_wasm_bg.wasm');
   for (const f of pkg.files) assert.ok(require('node:fs').existsSync(`${pkgDir}/${f}`), f);
+});
+
+test('the inlined entry: ready on import (no init), the same API, init() and initSync() are no-ops', () => {
+  const out = runModule(`
+    import * as m from './inline.mjs';
+    const before = m.sha1dc('abc').hex;
+    await m.init();
+    m.initSync(new Uint8Array(0));
+    console.log(before, m.createHasher().update('abc').digest('hex'), m.backend(), Object.keys(m).sort().join());
+  `);
+  assert.equal(out, `${ABC} ${ABC} simd128 backend,createHasher,hashStream,init,initSync,sha1dc`);
 });
 
 test('a worker thread (the Web Worker pattern): Node entry and browser entry', async () => {

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
-export const pkgDir = `${root}pkg`;
+// SHA1DC_PKG_DIR: another build of the package (to check that a test fails on an older one).
+export const pkgDir = process.env.SHA1DC_PKG_DIR || `${root}pkg`;
 export const dataDir = `${root}tests/data`;
 
 export const data = (name) => readFileSync(`${dataDir}/${name}`);

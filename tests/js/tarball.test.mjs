@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { after, test } from 'node:test';
-import { pkgDir } from './helpers.mjs';
+import { dataDir, pkgDir } from './helpers.mjs';
 
 const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
 const work = mkdtempSync(join(tmpdir(), 'sha1dc-wasm-tarball-'));
@@ -23,17 +23,21 @@ test('npm pack, npm install, import and require', () => {
   assert.deepEqual(files, [
     'LICENSE',
     'README.md',
+    'cli.mjs',
     'core.cjs',
     'core.mjs',
     'index.d.cts',
     'index.d.ts',
     'index.mjs',
+    'inline.mjs',
     'node.cjs',
     'node.mjs',
     'package.json',
     'wasm/sha1dc_wasm.d.ts',
     'wasm/sha1dc_wasm.js',
+    'wasm/sha1dc_wasm_base64.mjs',
     'wasm/sha1dc_wasm_bg.wasm',
+    'wasm/sha1dc_wasm_inline.js',
     'wasm/sha1dc_wasm_node.cjs',
   ]);
   const tgz = join(work, packed[0].filename);
@@ -53,7 +57,7 @@ test('npm pack, npm install, import and require', () => {
      const shattered = sha1dc(readFileSync(process.argv[2]));
      console.log([sha1dc('abc').hex, createHasher().update('abc').digest().hex, r.hex, backend(), shattered.collision.dv].join(' '));`,
   );
-  const pdf = join(pkgDir, '..', 'tests/data/shattered-1.prefix320.bin');
+  const pdf = join(dataDir, 'shattered-1.prefix320.bin');
   assert.equal(node(['esm.mjs', pdf], app), `${ABC} ${ABC} ${ABC} simd128 II(52,0)`);
 
   writeFileSync(

@@ -1,0 +1,126 @@
+// Shared by the bundler tests: the packed tarball installed into a fresh project, a static
+// server, headless Chromium (playwright-core over Debian's /usr/bin/chromium).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+// SHA1DC_PKG_DIR: another build of the package (to check that a test fails on an older one).
+export const pkgDir = process.env.SHA1DC_PKG_DIR || join(root, 'pkg');
+export const dataDir = join(root, 'tests/data');
+export const here = fileURLToPath(new URL('.', import.meta.url));
+export const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const haveChromium = existsSync(CHROMIUM);
+
+const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+export const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: npmEnv });
+
+/**
+ * `npm pack` of pkg/ into a temporary folder, and `app/`, a fresh project with the tarball
+ * installed (its only dependency). Returns { work, app, tgz, files, cleanup }.
+ */
+export function installTarball(prefix) {
+  const work = mkdtempSync(join(tmpdir(), `sha1dc-wasm-${prefix}-`));
+  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work, pkgDir], work));
+  const tgz = join(work, packed[0].filename);
+  const app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+  npm(['install', '--no-package-lock', '--offline', tgz], app);
+  return { work, app, tgz, files: packed[0].files.map((f) => f.path).sort(), cleanup: () => rmSync(work, { recursive: true, force: true }) };
+}
+
+/** Writes { relative path: text } under `dir`. */
+export function writeFiles(dir, files) {
+  for (const [name, text] of Object.entries(files)) {
+    const path = join(dir, name);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, text);
+  }
+}
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
+
+/** Serves `dir` on 127.0.0.1 (a free port); records every path asked for. */
+export function serve(dir) {
+  const requests = [];
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    requests.push(path);
+    const file = normalize(join(dir, path.endsWith('/') ? `${path}index.html` : path));
+    if (!file.startsWith(normalize(dir)) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${server.address().port}/`, requests, close: () => new Promise((r) => server.close(r)) }),
+    ),
+  );
+}
+
+let browser = null;
+export async function chromium() {
+  if (browser === null) {
+    const { chromium: c } = await import('playwright-core');
+    browser = await c.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }
+  return browser;
+}
+export async function closeChromium() {
+  if (browser) await browser.close();
+  browser = null;
+}
+
+/**
+ * Serves `dir`, opens its index.html in headless Chromium and waits for `window.__result`;
+ * returns { result, errors (console errors, page errors, failed requests), requests }.
+ */
+export async function runPage(dir) {
+  const server = await serve(dir);
+  const page = await (await chromium()).newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()}`));
+  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()}: ${r.url()}`));
+  try {
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30_000 });
+    const result = await page.evaluate(() => window.__result);
+    return { result, errors, requests: [...server.requests] };
+  } finally {
+    await page.close();
+    await server.close();
+  }
+}
+
+/** The page's script: loads the package the bundler chose, hashes, reports on window.__result. */
+export const BROWSER_ENTRY = `
+import { init, sha1dc, createHasher, hashStream, backend } from 'sha1dc-wasm';
+init()
+  .then(async () => {
+    const shattered = new Uint8Array(await (await fetch('./shattered-1.prefix320.bin')).arrayBuffer());
+    window.__result = {
+      abc: sha1dc('abc').hex,
+      hex: createHasher().update('ab').update('c').digest('hex'),
+      stream: (await hashStream(new Blob(['a', 'bc']))).hex,
+      dv: sha1dc(shattered).collision.dv,
+      backend: backend(),
+    };
+  })
+  .catch((e) => {
+    window.__result = { error: String((e && e.stack) || e) };
+  });
+`;
+export const BROWSER_WANT = { abc: ABC, hex: ABC, stream: ABC, dv: 'II(52,0)', backend: 'simd128' };

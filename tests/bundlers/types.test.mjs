@@ -1,0 +1,91 @@
+// The package's declarations, from the packed tarball, under TypeScript's module settings:
+// nodenext (ES module and CommonJS), bundler, and a Node-only project (no DOM library).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { here, installTarball, writeFiles } from './helpers.mjs';
+
+const tsc = join(here, 'node_modules/typescript/bin/tsc');
+
+let t;
+before(() => {
+  t = installTarball('types');
+});
+after(() => t?.cleanup());
+
+/** Uses of the whole API, with the types it must give and the mistakes it must reject. */
+const USES = `
+import { init, initSync, sha1dc, createHasher, hashStream, backend, type Result, type Options, type Hasher, type StreamOptions } from 'sha1dc-wasm';
+export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>) {
+  await init();
+  await init(bytes);
+  initSync(bytes.buffer);
+  const o: Options = { safeHash: false, reducedRound: true, gitBlob: true, size: 3 };
+  const r: Result = sha1dc('abc', o);
+  const dv: string | undefined = r.collision?.dv;
+  const raw: Uint8Array = r.bytes;
+  const text: string = \`\${r}\` + r.toString() + JSON.stringify(r);
+  const h: Hasher = createHasher({ gitBlob: true, size: 3 }).update(new Uint8Array(3)).update('x');
+  const hex: string = h.digest('hex');
+  const b64: string = createHasher().digest('base64');
+  const twenty: Uint8Array = createHasher().digest('bytes');
+  const bin: Uint8Array = createHasher().digest('binary');
+  const res: Result = createHasher().digest();
+  const so: StreamOptions = { signal: AbortSignal.timeout(1000), gitBlob: true, size: 1 };
+  const p: Promise<Result> = hashStream(stream, so, (n: number) => void n);
+  const q: Promise<Result> = hashStream(stream, (n) => void n);
+  const name: string = backend();
+  // @ts-expect-error a number is not an input
+  sha1dc(42);
+  // @ts-expect-error unknown option
+  sha1dc('x', { safehash: true });
+  // @ts-expect-error unknown encoding
+  createHasher().digest('latin1');
+  // @ts-expect-error digest('hex') is a string, not a result
+  const wrong: Result = createHasher().digest('hex');
+  return [dv, raw, text, hex, b64, twenty, bin, res, p, q, name, wrong];
+}
+`;
+
+function check(dir, files, tsconfig) {
+  writeFiles(dir, { ...files, 'tsconfig.json': JSON.stringify(tsconfig, null, 2) });
+  const r = spawnSync(process.execPath, [tsc, '-p', dir], { cwd: dir, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+}
+
+const strict = { strict: true, noEmit: true, skipLibCheck: false, target: 'es2022' };
+
+test('nodenext, ES module and CommonJS, with the DOM library', () => {
+  check(
+    join(t.app, 'ts-nodenext'),
+    {
+      'uses.mts': USES,
+      'cjs.cts': "import m = require('sha1dc-wasm');\nconst x: string = m.sha1dc('abc').sha1;\nconst y: string = m.createHasher().digest('hex');\nexport = [x, y];\n",
+      // The package is reached from this folder's parent, where it is installed.
+    },
+    { compilerOptions: { ...strict, module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [] }, include: ['*.mts', '*.cts'] },
+  );
+});
+
+test('bundler resolution (Vite, webpack, esbuild projects)', () => {
+  check(join(t.app, 'ts-bundler'), { 'uses.ts': USES }, {
+    compilerOptions: { ...strict, module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom', 'dom.iterable'], types: [] },
+    include: ['*.ts'],
+  });
+});
+
+test('a Node-only project: lib es2022, types node, no DOM', () => {
+  // @types/node comes from this test folder's node_modules.
+  check(join(t.app, 'ts-node-only'), { 'uses.mts': USES }, {
+    compilerOptions: {
+      ...strict,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      lib: ['es2022'],
+      types: ['node'],
+      typeRoots: [join(here, 'node_modules/@types')],
+    },
+    include: ['*.mts'],
+  });
+});
