@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { ABC, BROWSER_ENTRY, BROWSER_WANT, closeChromium, dataDir, haveChromium, here, installTarball, runPage, writeFiles } from './helpers.mjs';
+import { ABC, BROWSER_ENTRY, BROWSER_WANT, chromium, closeChromium, dataDir, haveChromium, here, installTarball, runPage, writeFiles } from './helpers.mjs';
 
 const bin = (name) => join(here, 'node_modules/.bin', name);
 const noChromium = !haveChromium && 'Chromium is not installed (/usr/bin/chromium)';
@@ -125,6 +125,32 @@ test('Vite build, no configuration: the build runs in Chromium', { skip: noChrom
   assert.deepEqual(result, BROWSER_WANT);
   assert.ok(requests.some((p) => p.endsWith('.wasm')), 'Vite emitted the .wasm as an asset and the page fetched it');
   report('Vite build (index.mjs, .wasm as an asset)', join(dir, 'dist'));
+});
+
+test('Vite dev server, no configuration: the page runs in Chromium', { skip: noChromium }, async () => {
+  const dir = join(t.app, 'vite-dev');
+  writeFiles(dir, {
+    'index.html': '<!doctype html><html><head><link rel="icon" href="data:,"></head><body><script type="module" src="/main.js"></script></body></html>',
+    'main.js': BROWSER_ENTRY,
+    [`public/${PREFIX}`]: '',
+  });
+  copyFileSync(join(dataDir, PREFIX), join(dir, 'public', PREFIX));
+  const { createServer } = await import('vite');
+  const server = await createServer({ root: dir, configFile: false, logLevel: 'error', server: { host: '127.0.0.1', port: 0 } });
+  await server.listen();
+  const page = await (await chromium()).newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()}: ${r.url()}`));
+  try {
+    await page.goto(server.resolvedUrls.local[0]);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30_000 });
+    assert.deepEqual(await page.evaluate(() => window.__result), BROWSER_WANT);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
 });
 
 test('node --test in the installed project, with worker_threads (import and require)', () => {
