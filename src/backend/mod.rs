@@ -1,13 +1,18 @@
 //! The one place that chooses how blocks are compressed and filtered.
 //!
 //! Each architecture lists its backends fastest first; a hasher takes the
-//! first one the CPU supports, once, when it is built. With the `std`
-//! feature, the environment variable `SHA1DC_BACKEND=NAME` overrides that
-//! choice for every hasher built without an explicit
-//! [`Builder::backend`](crate::Builder::backend): the test suite runs once per
-//! backend this way (scripts/cross-test.sh). It is read once per process; a
-//! name that is unknown or unsupported on this CPU panics rather than
-//! silently testing another backend.
+//! first one the CPU supports, once, when it is built, unless
+//! [`Builder::backend`](crate::Builder::backend) names another.
+//!
+//! The library never reads the environment: a program that depends on it
+//! behaves the same whatever variables its users set. Only this crate's own
+//! tests, built with the internal `__test-backend-env` feature (its
+//! dev-dependency on itself turns it on), take `SHA1DC_BACKEND=NAME` as the
+//! default backend, so the whole suite runs once per backend
+//! (scripts/cross-test.sh); there a name that is unknown or unsupported on
+//! this CPU panics rather than silently testing another backend. The
+//! `sha1dcsum` command reads the variable itself and reports a bad name as a
+//! usage error.
 
 use core::fmt;
 
@@ -101,10 +106,10 @@ fn all() -> impl Iterator<Item = &'static Backend> {
 }
 
 impl Backend {
-    /// The fastest backend this CPU supports, or the one `SHA1DC_BACKEND`
-    /// names (with `std`; see the module docs).
+    /// The fastest backend this CPU supports (in the crate's own tests, the
+    /// one `SHA1DC_BACKEND` names; see the module docs).
     pub(crate) fn best() -> &'static Backend {
-        #[cfg(feature = "std")]
+        #[cfg(feature = "__test-backend-env")]
         {
             static CHOSEN: std::sync::OnceLock<&'static Backend> = std::sync::OnceLock::new();
             CHOSEN.get_or_init(|| match std::env::var("SHA1DC_BACKEND") {
@@ -114,7 +119,7 @@ impl Backend {
                 _ => Backend::fastest(),
             })
         }
-        #[cfg(not(feature = "std"))]
+        #[cfg(not(feature = "__test-backend-env"))]
         Backend::fastest()
     }
 
