@@ -87,24 +87,35 @@ pub(crate) unsafe fn block_rounds(
             )
         };
         let (abcd0, e0) = (*abcd, *e);
-        let mut m = [words(0), words(1), words(2), words(3)];
+        // v[k]: words 4k..4k+4, the first in the top lane.
+        let mut v = [_mm_setzero_si128(); 20];
+        v[..4].copy_from_slice(&[words(0), words(1), words(2), words(3)]);
         // Before rounds 4i..4i+4: the previous `abcd` gives the e of these
         // rounds (its a rotated by 30), plus the message words.
         let mut prev = *abcd;
-        let mut x = _mm_add_epi32(*e, m[0]);
+        let mut x = _mm_add_epi32(*e, v[0]);
         *abcd = _mm_sha1rnds4_epu32::<0>(*abcd, x);
         macro_rules! group {
             ($i:literal, $f:literal) => {
-                if $i >= 4 {
-                    m[$i % 4] = _mm_sha1msg2_epu32(
-                        _mm_xor_si128(
-                            _mm_sha1msg1_epu32(m[$i % 4], m[($i + 1) % 4]),
-                            m[($i + 2) % 4],
-                        ),
-                        m[($i + 3) % 4],
+                if $i >= 4 && $i < 8 {
+                    // Words 16..32 with the SHA message instructions.
+                    v[$i] = _mm_sha1msg2_epu32(
+                        _mm_xor_si128(_mm_sha1msg1_epu32(v[$i - 4], v[$i - 3]), v[$i - 2]),
+                        v[$i - 1],
                     );
+                } else if $i >= 8 {
+                    // Words 32..80 by the equivalent recurrence
+                    // W[t] = (W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]) <<< 2,
+                    // four words at a time, in plain SSE: `sha1msg2` is
+                    // microcoded on some CPUs (Sapphire Rapids) and stalls
+                    // the front end; this keeps it to four per block.
+                    let y = _mm_xor_si128(
+                        _mm_xor_si128(_mm_alignr_epi8::<8>(v[$i - 2], v[$i - 1]), v[$i - 4]),
+                        _mm_xor_si128(v[$i - 7], v[$i - 8]),
+                    );
+                    v[$i] = _mm_or_si128(_mm_slli_epi32::<2>(y), _mm_srli_epi32::<30>(y));
                 }
-                x = _mm_sha1nexte_epu32(prev, m[$i % 4]);
+                x = _mm_sha1nexte_epu32(prev, v[$i]);
                 prev = *abcd;
                 *abcd = _mm_sha1rnds4_epu32::<$f>(*abcd, x);
             };
