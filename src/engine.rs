@@ -10,10 +10,9 @@
 use crate::backend::{Backend, Fused, FusedGroup};
 use crate::block::Block;
 use crate::compress::{self, IV, compress_expanded, expand};
-use crate::digest::Digest;
 use crate::dv::DisturbanceVector;
 use crate::recompress::Candidates;
-use crate::{Collision, Outcome};
+use crate::{Collision, Digest, Outcome};
 
 /// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
 const BATCH: usize = 64;

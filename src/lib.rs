@@ -32,11 +32,11 @@
 mod backend;
 mod block;
 mod compress;
-mod digest;
 mod dv;
 mod engine;
 mod filter;
 mod fused;
+mod output;
 mod recompress;
 /// The tests' one seeded generator, shared with the integration tests.
 #[cfg(test)]
@@ -46,8 +46,8 @@ mod splitmix;
 mod wasm_tests;
 
 pub use backend::{BackendError, available_backends};
-pub use digest::{Digest, ParseDigestError};
 pub use dv::{DisturbanceVector, DvKind};
+pub use output::{Digest, ParseDigestError};
 
 use engine::Engine;
 
