@@ -18,6 +18,8 @@ cargo_bin_on_path
 
 # Builds pkg/ and installs the wasm toolchain when missing.
 scripts/build-pkg.sh
+# The package's JavaScript half (the inlined-module entry, the CLI, core.cjs); idempotent.
+node pkg-template/assemble.mjs
 
 rustflags_keep_simd128
 
@@ -54,4 +56,15 @@ if [ "$browser" = 1 ]; then
   node --test
 else
   node --test api.test.mjs entries.test.mjs tarball.test.mjs
+fi
+
+say "node --test tests/bundlers (the packed package in esbuild, webpack 5, Vite, TypeScript, node --test; npx sha1dc-wasm against sha1dcsum)"
+cd "$root/tests/bundlers"
+if [ ! -d node_modules/esbuild ] || [ ! -d node_modules/vite ]; then
+  npm ci --silent --no-audit --no-fund
+fi
+if [ "$browser" = 1 ]; then
+  node --test --test-concurrency=1
+else
+  CHROMIUM=/nonexistent node --test --test-concurrency=1
 fi
