@@ -126,5 +126,5 @@ impl Lanes for __m256i {
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn masks(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: the caller checked AVX2.
-    unsafe { super::masks_all::<__m256i>(blocks, out) }
+    unsafe { super::masks::<__m256i>(blocks, out) }
 }

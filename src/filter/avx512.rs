@@ -88,21 +88,42 @@ impl Lanes for __m512i {
     #[inline(always)]
     unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
         let blocks: &[Block; 16] = blocks[..16].try_into().unwrap();
-        // SAFETY: see the module docs; every gathered index is below
-        // 16 blocks * 16 words of the array just checked, and the gathers
-        // read u32s at 4-byte scale.
+        // SAFETY: see the module docs; each load reads one whole block of
+        // the array just checked, and loadu takes any alignment.
         unsafe {
-            let base = blocks.as_ptr().cast::<i32>();
-            // Lane j reads word i of block j: u32 index 16 j + i.
-            let rows = _mm512_mullo_epi32(
-                _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                _mm512_set1_epi32(16),
-            );
             let bswap = _mm512_set4_epi32(0x0c0d_0e0f, 0x0809_0a0b, 0x0405_0607, 0x0001_0203);
-            core::array::from_fn(|i| {
-                let idx = _mm512_add_epi32(rows, _mm512_set1_epi32(i as i32));
-                _mm512_shuffle_epi8(_mm512_i32gather_epi32::<4>(idx, base), bswap)
-            })
+            // Row j: the 16 big-endian words of block j.
+            let r: [__m512i; 16] = core::array::from_fn(|j| {
+                _mm512_shuffle_epi8(_mm512_loadu_si512(blocks[j].as_ptr().cast()), bswap)
+            });
+            // A 16x16 transpose. First 4x4 within each 128-bit lane: u[4q+c]
+            // holds, in lane L, word 4L+c of rows 4q..4q+4.
+            let mut u = [_mm512_setzero_si512(); 16];
+            for q in 0..4 {
+                let t0 = _mm512_unpacklo_epi32(r[4 * q], r[4 * q + 1]);
+                let t1 = _mm512_unpackhi_epi32(r[4 * q], r[4 * q + 1]);
+                let t2 = _mm512_unpacklo_epi32(r[4 * q + 2], r[4 * q + 3]);
+                let t3 = _mm512_unpackhi_epi32(r[4 * q + 2], r[4 * q + 3]);
+                u[4 * q] = _mm512_unpacklo_epi64(t0, t2);
+                u[4 * q + 1] = _mm512_unpackhi_epi64(t0, t2);
+                u[4 * q + 2] = _mm512_unpacklo_epi64(t1, t3);
+                u[4 * q + 3] = _mm512_unpackhi_epi64(t1, t3);
+            }
+            // Then the 128-bit lanes: word 4L+c of every row is lane L of
+            // u[c], u[4+c], u[8+c], u[12+c].
+            let mut w = [_mm512_setzero_si512(); 16];
+            for c in 0..4 {
+                // Lanes L0, L2 (even) or L1, L3 (odd) of two sources.
+                let even = |a, b| _mm512_shuffle_i32x4::<0x88>(a, b);
+                let odd = |a, b| _mm512_shuffle_i32x4::<0xdd>(a, b);
+                let (x0, x1) = (even(u[c], u[4 + c]), odd(u[c], u[4 + c]));
+                let (y0, y1) = (even(u[8 + c], u[12 + c]), odd(u[8 + c], u[12 + c]));
+                w[c] = even(x0, y0);
+                w[8 + c] = odd(x0, y0);
+                w[4 + c] = even(x1, y1);
+                w[12 + c] = odd(x1, y1);
+            }
+            w
         }
     }
     #[inline(always)]
@@ -125,11 +146,11 @@ pub(crate) unsafe fn masks(blocks: &[Block], out: &mut [u32]) {
     let (blocks, rest) = blocks.split_at(whole);
     let (out, rest_out) = out[..whole + rest.len()].split_at_mut(whole);
     // SAFETY (all three): the caller checked AVX-512F, BW and VL.
-    unsafe { super::masks_all::<__m512i>(blocks, out) };
+    unsafe { super::masks::<__m512i>(blocks, out) };
     if rest.len() <= 4 {
-        unsafe { super::masks_all::<Vl128>(rest, rest_out) }
+        unsafe { super::masks::<Vl128>(rest, rest_out) }
     } else {
-        unsafe { super::masks_all::<__m512i>(rest, rest_out) }
+        unsafe { super::masks::<__m512i>(rest, rest_out) }
     }
 }
 

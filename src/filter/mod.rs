@@ -198,9 +198,10 @@ macro_rules! filter_impl {
 }
 for_each_condition_group!(filter_impl);
 
-/// Filters `blocks.len() == V::LANES` blocks: `out[i]` is block i's DV mask.
+/// Filters exactly one vector of blocks (`blocks.len() == V::LANES`):
+/// `out[i]` is block i's DV mask.
 #[inline(always)]
-pub(crate) unsafe fn masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
+pub(crate) unsafe fn vector_masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: the caller guarantees V's instruction set.
     unsafe {
         let mut f = Filter::<V>::new(blocks);
@@ -209,31 +210,45 @@ pub(crate) unsafe fn masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
     }
 }
 
-/// The filter for every backend: checks `blocks` in groups of `V::LANES`;
-/// a remainder of one block with the `u32` form, a larger one as a full
-/// vector padded with zero blocks (one vector pass costs about as much as
-/// one scalar block; measured, less than the `u64` form on two blocks).
+/// Filters any number of blocks, `V::LANES` at a time: `out[i]` is block
+/// i's DV mask. A remainder of one block takes the `u32` form, a larger one
+/// a vector padded with zero blocks (one vector pass costs about as much as
+/// one scalar block).
 #[inline(always)]
-pub(crate) unsafe fn masks_all<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
-    const MAX_LANES: usize = 16;
-    let mut i = 0;
-    while i + V::LANES <= blocks.len() {
+pub(crate) unsafe fn masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
+    let (whole, rest) = blocks.split_at(blocks.len() - blocks.len() % V::LANES);
+    for (vector, out) in whole
+        .chunks_exact(V::LANES)
+        .zip(out.chunks_exact_mut(V::LANES))
+    {
         // SAFETY: the caller guarantees V's instruction set.
-        unsafe { masks::<V>(&blocks[i..i + V::LANES], &mut out[i..i + V::LANES]) };
-        i += V::LANES;
+        unsafe { vector_masks::<V>(vector, out) };
     }
-    let rest = blocks.len() - i;
-    if rest >= 2 && V::LANES <= MAX_LANES {
-        let mut padded = [[0u8; 64]; MAX_LANES];
-        padded[..rest].copy_from_slice(&blocks[i..]);
-        let mut m = [0u32; MAX_LANES];
-        // SAFETY: the caller guarantees V's instruction set.
-        unsafe { masks::<V>(&padded[..V::LANES], &mut m[..V::LANES]) };
-        out[i..blocks.len()].copy_from_slice(&m[..rest]);
-        return;
+    let out = &mut out[whole.len()..blocks.len()];
+    // SAFETY (all arms): the caller guarantees V's instruction set.
+    unsafe {
+        match (rest.len(), V::LANES) {
+            (0, _) => {}
+            (1, _) => vector_masks::<u32>(rest, out),
+            // A padding buffer of the vector's own width: zeroing a larger
+            // one cost as much as the filter on a short message.
+            (_, 2) => padded::<V, 2>(rest, out),
+            (_, 4) => padded::<V, 4>(rest, out),
+            (_, 8) => padded::<V, 8>(rest, out),
+            _ => padded::<V, 16>(rest, out),
+        }
     }
-    for (block, m) in blocks[i..].iter().zip(&mut out[i..]) {
-        // SAFETY: u32 lanes are plain integer arithmetic.
-        unsafe { masks::<u32>(core::slice::from_ref(block), core::slice::from_mut(m)) };
-    }
+}
+
+/// [`vector_masks`] of `blocks` (fewer than `N == V::LANES`) padded with
+/// zero blocks.
+#[inline(always)]
+unsafe fn padded<V: Lanes, const N: usize>(blocks: &[Block], out: &mut [u32]) {
+    debug_assert_eq!(N, V::LANES);
+    let mut padded = [[0u8; 64]; N];
+    padded[..blocks.len()].copy_from_slice(blocks);
+    let mut m = [0u32; N];
+    // SAFETY: the caller guarantees V's instruction set.
+    unsafe { vector_masks::<V>(&padded, &mut m) };
+    out.copy_from_slice(&m[..blocks.len()]);
 }

@@ -87,5 +87,5 @@ impl Lanes for uint32x4_t {
 /// DV masks of `blocks`, four at a time.
 pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: NEON is part of aarch64.
-    unsafe { super::masks_all::<uint32x4_t>(blocks, out) }
+    unsafe { super::masks::<uint32x4_t>(blocks, out) }
 }

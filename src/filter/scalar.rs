@@ -53,5 +53,5 @@ impl Lanes for u32 {
 #[cfg(test)]
 pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: u32 lanes need no CPU feature.
-    unsafe { super::masks_all::<u32>(blocks, out) }
+    unsafe { super::masks::<u32>(blocks, out) }
 }

@@ -107,5 +107,5 @@ impl Lanes for v128 {
 pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: this module exists only when simd128 is enabled at compile
     // time, and every wasm engine that loads the module runs it.
-    unsafe { super::masks_all::<v128>(blocks, out) }
+    unsafe { super::masks::<v128>(blocks, out) }
 }

@@ -99,5 +99,5 @@ impl Lanes for __m128i {
 /// DV masks of `blocks`, four at a time.
 pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: SSE2 is part of x86-64.
-    unsafe { super::masks_all::<__m128i>(blocks, out) }
+    unsafe { super::masks::<__m128i>(blocks, out) }
 }

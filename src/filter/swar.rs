@@ -66,5 +66,5 @@ impl Lanes for u64 {
 /// DV masks of `blocks`, two at a time.
 pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: u64 lanes are plain integer arithmetic.
-    unsafe { super::masks_all::<u64>(blocks, out) }
+    unsafe { super::masks::<u64>(blocks, out) }
 }
