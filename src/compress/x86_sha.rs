@@ -8,7 +8,6 @@
 use core::arch::x86_64::*;
 
 use super::{Block, State, step, unstep};
-use crate::block::expand;
 use crate::dv::DVS;
 use crate::recompress::{Candidates, TestStates, dvs_of, first_match};
 
@@ -68,6 +67,59 @@ impl Between for Before60<'_> {
     }
 }
 
+/// Schedule words `4i..4i+4` (the first in the top lane), `i` >= 4, from
+/// the vectors before: words 16..32 with the SHA message instructions,
+/// words 32..80 by the equivalent recurrence
+/// W[t] = (W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]) <<< 2 in plain SSE, four
+/// words at a time: `sha1msg2` is microcoded on some CPUs (Sapphire
+/// Rapids) and stalls the front end, so it runs four times a block, not 16.
+/// Inlined with a constant `i`.
+#[inline(always)]
+unsafe fn schedule_words(i: usize, v: &[__m128i; 20]) -> __m128i {
+    // SAFETY: the caller's features (SHA, SSSE3).
+    unsafe {
+        if i < 8 {
+            _mm_sha1msg2_epu32(
+                _mm_xor_si128(_mm_sha1msg1_epu32(v[i - 4], v[i - 3]), v[i - 2]),
+                v[i - 1],
+            )
+        } else {
+            let y = _mm_xor_si128(
+                _mm_xor_si128(_mm_alignr_epi8::<8>(v[i - 2], v[i - 1]), v[i - 4]),
+                _mm_xor_si128(v[i - 7], v[i - 8]),
+            );
+            _mm_or_si128(_mm_slli_epi32::<2>(y), _mm_srli_epi32::<30>(y))
+        }
+    }
+}
+
+/// The 80 schedule words of `block`, by the rounds' own vector recurrence.
+#[inline(always)]
+unsafe fn schedule(block: &Block) -> [u32; 80] {
+    // SAFETY: the caller's features; a block is 64 readable bytes, and each
+    // store writes four words inside the 80.
+    unsafe {
+        let mut v = [_mm_setzero_si128(); 20];
+        for (k, x) in v.iter_mut().take(4).enumerate() {
+            *x = _mm_shuffle_epi8(
+                _mm_loadu_si128(block.as_ptr().add(16 * k).cast()),
+                reverse(),
+            );
+        }
+        for i in 4..20 {
+            v[i] = schedule_words(i, &v);
+        }
+        let mut w = [0u32; 80];
+        for (k, x) in v.iter().enumerate() {
+            _mm_storeu_si128(
+                w[4 * k..4 * k + 4].as_mut_ptr().cast(),
+                _mm_shuffle_epi32::<0x1b>(*x),
+            );
+        }
+        w
+    }
+}
+
 /// One block's 80 rounds, the chaining value in `abcd` and `e`, with
 /// `between` after each quarter.
 #[inline(always)]
@@ -97,23 +149,8 @@ pub(crate) unsafe fn block_rounds(
         *abcd = _mm_sha1rnds4_epu32::<0>(*abcd, x);
         macro_rules! group {
             ($i:literal, $f:literal) => {
-                if $i >= 4 && $i < 8 {
-                    // Words 16..32 with the SHA message instructions.
-                    v[$i] = _mm_sha1msg2_epu32(
-                        _mm_xor_si128(_mm_sha1msg1_epu32(v[$i - 4], v[$i - 3]), v[$i - 2]),
-                        v[$i - 1],
-                    );
-                } else if $i >= 8 {
-                    // Words 32..80 by the equivalent recurrence
-                    // W[t] = (W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]) <<< 2,
-                    // four words at a time, in plain SSE: `sha1msg2` is
-                    // microcoded on some CPUs (Sapphire Rapids) and stalls
-                    // the front end; this keeps it to four per block.
-                    let y = _mm_xor_si128(
-                        _mm_xor_si128(_mm_alignr_epi8::<8>(v[$i - 2], v[$i - 1]), v[$i - 4]),
-                        _mm_xor_si128(v[$i - 7], v[$i - 8]),
-                    );
-                    v[$i] = _mm_or_si128(_mm_slli_epi32::<2>(y), _mm_srli_epi32::<30>(y));
+                if $i >= 4 {
+                    v[$i] = schedule_words($i, &v);
                 }
                 x = _mm_sha1nexte_epu32(prev, v[$i]);
                 prev = *abcd;
@@ -201,7 +238,8 @@ pub(crate) unsafe fn compress_flagged(
         block_rounds(&mut abcd, &mut e, block, &mut Before60(&mut before_60));
         store(abcd, e, chain);
     }
-    let w = expand(block);
+    // SAFETY: the caller checked the CPU.
+    let w = unsafe { schedule(block) };
     let states = TestStates::from_before_60(before_60, &w);
     if c.reduced_round {
         return first_match(&w, &chain_in, chain, &states, c);
@@ -288,6 +326,7 @@ unsafe fn partner_matches(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::block::expand;
     use crate::compress::steps_forward;
     use crate::recompress::recompress;
     use crate::splitmix::SplitMix64;
@@ -302,8 +341,9 @@ mod tests {
         yes
     }
 
-    /// For every DV, on random blocks and chaining values: the state kept
-    /// from the SHA-NI rounds is the scalar one, and the SHA-NI partner test
+    /// For every DV, on random blocks and chaining values: the vector
+    /// schedule and the state kept from the SHA-NI rounds are the scalar
+    /// ones, and the SHA-NI partner test
     /// accepts exactly the output the scalar recompression computes, and
     /// not one a bit away from it.
     #[test]
@@ -317,6 +357,8 @@ mod tests {
             rng.fill(&mut block);
             let chain_in: [u32; 5] = core::array::from_fn(|_| rng.next_u64() as u32);
             let w = expand(&block);
+            // SAFETY: SHA-NI checked above.
+            assert_eq!(unsafe { schedule(&block) }, w, "round {round}");
             let mut want_60 = chain_in;
             steps_forward(&mut want_60, 0, 60, |t| w[t]);
             let mut before_60 = [0u32; 5];
