@@ -24,8 +24,16 @@
 //! assert_eq!(hasher.finalize(), outcome);
 //! ```
 //!
-//! The core is `no_std` and never allocates; the default `std` feature adds
-//! [`std::io::Write`] for [`Hasher`].
+//! The core is `no_std` and never allocates. Cargo features:
+//!
+//! - `std` (default): [`std::io::Write`] for [`Hasher`], and
+//!   [`std::error::Error`] for the error types;
+//! - `digest`: the RustCrypto traits (`digest` 0.11, re-exported as
+//!   `sha1dc_wasm::digest`) for [`Hasher`], so it drops into
+//!   code generic over [`digest::Digest`](https://docs.rs/digest/0.11); see
+//!   [`Hasher`] for what the traits return.
+//!
+//! Git object ids (`<type> <len>\0` before the content) are in [`git`].
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 
@@ -36,8 +44,11 @@ mod dv;
 mod engine;
 mod filter;
 mod fused;
+pub mod git;
 mod output;
 mod recompress;
+#[cfg(feature = "digest")]
+mod rustcrypto;
 /// The tests' one seeded generator, shared with the integration tests.
 #[cfg(test)]
 #[path = "../tests/common/splitmix.rs"]
@@ -45,6 +56,10 @@ mod splitmix;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod wasm_tests;
 
+/// The RustCrypto traits crate (`digest` 0.11) that [`Hasher`] implements,
+/// re-exported (feature `digest`) so callers name the same version.
+#[cfg(feature = "digest")]
+pub use ::digest;
 pub use backend::{BackendError, available_backends};
 pub use dv::{DisturbanceVector, DvKind};
 pub use output::{Digest, ParseDigestError};
@@ -180,9 +195,40 @@ pub fn hash(data: &[u8]) -> Outcome {
 /// assert_eq!(outcome.digest(), outcome.sha1());
 /// assert!(outcome.collision().is_some());
 /// ```
-#[derive(Clone, Debug)]
+///
+/// With the `digest` feature it implements RustCrypto's `Default`,
+/// `Update`, `FixedOutput`, `FixedOutputReset`, `Reset`, `HashMarker` and
+/// `OutputSizeUser` (so `digest::Digest` and `DynDigest` too). Their output
+/// is [`Outcome::digest`]: the safe hash when a collision is detected (the
+/// default), so generic code never stores the shared SHA-1 of a colliding
+/// pair as if it named one file. The traits have no place for the report:
+/// the inherent [`finalize`](Hasher::finalize) returns the whole
+/// [`Outcome`], and wins in method-call syntax even with the traits in
+/// scope.
+///
+/// Its `Debug` shows the backend, the options and the length so far, never
+/// message bytes.
+#[derive(Clone)]
 pub struct Hasher {
     engine: Engine,
+    /// The options, for `Debug` (the engine keeps its own copy).
+    config: engine::Config,
+}
+
+/// The backend, the options and the length so far: never the buffered
+/// message bytes or the chaining values, which may come from a secret
+/// (a hasher is easily logged with `{:?}` as part of a larger struct).
+impl core::fmt::Debug for Hasher {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Hasher")
+            .field("backend", &self.backend())
+            .field("detect_collisions", &self.config.detect)
+            .field("safe_hash", &self.config.safe_hash)
+            .field("reduced_round", &self.config.reduced_round)
+            .field("use_filter", &self.config.filter)
+            .field("len", &self.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for Hasher {
@@ -344,6 +390,26 @@ impl Builder {
         };
         Hasher {
             engine: Engine::new(self.config, backend),
+            config: self.config,
         }
+    }
+
+    /// A hasher for a git object of `kind` whose content is `content_len`
+    /// bytes, with these options: it hashes the header `<type> <len>\0`
+    /// first; see [`git`].
+    ///
+    /// ```
+    /// use sha1dc_wasm::{Hasher, git::ObjectKind};
+    ///
+    /// let mut blob = Hasher::builder().safe_hash(false).build_object(ObjectKind::Blob, 0);
+    /// blob.update(b"");
+    /// // `git hash-object /dev/null`
+    /// assert_eq!(
+    ///     blob.finalize().unwrap().id().to_string(),
+    ///     "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+    /// );
+    /// ```
+    pub fn build_object(self, kind: git::ObjectKind, content_len: u64) -> git::ObjectHasher {
+        git::ObjectHasher::with_hasher(self.build(), kind, content_len)
     }
 }

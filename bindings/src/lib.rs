@@ -10,11 +10,17 @@
 //! objects. Every fallible entry returns `Result<_, JsError>`, so an error
 //! reaches JavaScript as a thrown `Error`, never as an `unreachable` trap.
 //!
-//! A result is 64 bytes: the output digest (0..20), the plain SHA-1
+//! A result is 72 bytes: the output digest (0..20), the plain SHA-1
 //! (20..40), 1 at byte 40 when a collision was detected, the first flagged
 //! block's disturbance vector index at byte 41, then the first flagged block
-//! index (48..56) and the number of flagged blocks (56..64), both
-//! little-endian `u64`.
+//! index (48..56), the number of flagged blocks (56..64) and the first
+//! flagged block's offset in the content (64..72), all little-endian `u64`.
+//! The block index counts from the start of what was hashed (for a git blob,
+//! the header); the offset is the library's: for a git blob, in the file's
+//! own bytes (see `sha1dc_wasm::git::ObjectOutcome::collision_offset`).
+//!
+//! Git blobs go through the library's `git` module, the code `sha1dcsum
+//! --git-blob` runs too.
 // Native builds of the workspace compile this crate to nothing.
 #![cfg(target_arch = "wasm32")]
 
@@ -25,7 +31,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
-use sha1dc_wasm::{DisturbanceVector, Hasher, Outcome};
+use sha1dc_wasm::git::{ObjectHasher, ObjectKind, ObjectOutcome};
+use sha1dc_wasm::{Builder, DisturbanceVector, Hasher, Outcome};
 
 /// Option bit: output the safe hash when a collision is detected.
 const SAFE_HASH: u32 = 1;
@@ -36,40 +43,51 @@ const GIT_BLOB: u32 = 4;
 /// The largest exact integer a JavaScript number holds.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
-fn hasher(flags: u32) -> Hasher {
+fn builder(flags: u32) -> Builder {
     Hasher::builder()
         .safe_hash(flags & SAFE_HASH != 0)
         .reduced_round(flags & REDUCED_ROUND != 0)
-        .build()
 }
 
-fn encode(outcome: &Outcome) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64);
+/// `outcome` encoded; `content_offset` is the first flagged block's offset
+/// in the content when that differs from the block's own (a git blob).
+fn encode(outcome: &Outcome, content_offset: Option<u64>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(72);
     out.extend_from_slice(outcome.digest().as_bytes());
     out.extend_from_slice(outcome.sha1().as_bytes());
-    let (flag, dv, block, count) = match outcome.collision() {
-        Some(c) => (1, c.dv().index() as u8, c.block(), c.count()),
-        None => (0, 0, 0, 0),
+    let (flag, dv, block, count, offset) = match outcome.collision() {
+        Some(c) => (
+            1,
+            c.dv().index() as u8,
+            c.block(),
+            c.count(),
+            content_offset.unwrap_or(c.offset()),
+        ),
+        None => (0, 0, 0, 0, 0),
     };
     out.extend_from_slice(&[flag, dv, 0, 0, 0, 0, 0, 0]);
     out.extend_from_slice(&block.to_le_bytes());
     out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&offset.to_le_bytes());
     out
 }
 
-fn git_header(size: u64) -> String {
-    format!("blob {size}\0")
+fn encode_object(outcome: &ObjectOutcome) -> Vec<u8> {
+    encode(outcome.outcome(), outcome.collision_offset())
 }
 
 /// Hashes `data` in one call; `flags` is a sum of the option bits.
 #[wasm_bindgen(js_name = hashBytes)]
 pub fn hash_bytes(data: &[u8], flags: u32) -> Vec<u8> {
-    let mut h = hasher(flags);
     if flags & GIT_BLOB != 0 {
-        h.update(git_header(data.len() as u64).as_bytes());
+        let mut h = builder(flags).build_object(ObjectKind::Blob, data.len() as u64);
+        h.update(data);
+        let outcome = h.finalize().expect("the length announced is the data's");
+        return encode_object(&outcome);
     }
+    let mut h = builder(flags).build();
     h.update(data);
-    encode(&h.finalize())
+    encode(&h.finalize(), None)
 }
 
 /// Hashes the UTF-8 encoding of `text` in one call.
@@ -95,12 +113,35 @@ pub fn dv_name(index: u32) -> String {
 #[wasm_bindgen]
 pub struct RawHasher {
     /// `None` once finished.
-    inner: Option<Hasher>,
+    inner: Option<Inner>,
     /// The message size the caller announced, checked when finishing.
     size: Option<u64>,
-    /// Bytes of the git header hashed before the data.
-    header: u64,
 }
+
+/// A plain message, or a git blob (its header hashed at creation).
+enum Inner {
+    Plain(Hasher),
+    Blob(ObjectHasher),
+}
+
+impl Inner {
+    fn update(&mut self, data: &[u8]) {
+        match self {
+            Inner::Plain(h) => h.update(data),
+            Inner::Blob(h) => h.update(data),
+        }
+    }
+
+    /// Bytes of data so far (a blob's header not counted).
+    fn len(&self) -> u64 {
+        match self {
+            Inner::Plain(h) => h.len(),
+            Inner::Blob(h) => h.content_len(),
+        }
+    }
+}
+
+const SPENT: &str = "sha1dc: this hasher has already been digested; create a new one";
 
 #[wasm_bindgen]
 impl RawHasher {
@@ -120,29 +161,24 @@ impl RawHasher {
                 ));
             }
         };
-        let mut inner = hasher(flags);
-        let mut header = 0;
-        if flags & GIT_BLOB != 0 {
+        let inner = if flags & GIT_BLOB != 0 {
             let Some(size) = size else {
                 return Err(JsError::new(
                     "sha1dc: gitBlob needs the message size (options.size) before the data",
                 ));
             };
-            let text = git_header(size);
-            inner.update(text.as_bytes());
-            header = text.len() as u64;
-        }
+            Inner::Blob(builder(flags).build_object(ObjectKind::Blob, size))
+        } else {
+            Inner::Plain(builder(flags).build())
+        };
         Ok(RawHasher {
             inner: Some(inner),
             size,
-            header,
         })
     }
 
-    fn live(&mut self) -> Result<&mut Hasher, JsError> {
-        self.inner.as_mut().ok_or_else(|| {
-            JsError::new("sha1dc: this hasher has already been digested; create a new one")
-        })
+    fn live(&mut self) -> Result<&mut Inner, JsError> {
+        self.inner.as_mut().ok_or_else(|| JsError::new(SPENT))
     }
 
     /// Adds bytes to the message.
@@ -159,27 +195,26 @@ impl RawHasher {
 
     /// Bytes of data added so far (the git header not counted).
     pub fn length(&self) -> f64 {
-        self.inner
-            .as_ref()
-            .map_or(0.0, |h| h.len().saturating_sub(self.header) as f64)
+        self.inner.as_ref().map_or(0.0, |h| h.len() as f64)
     }
 
     /// Finishes the message: the encoded result. The hasher is spent after
     /// this, whether it succeeds or fails.
     pub fn finish(&mut self) -> Result<Vec<u8>, JsError> {
-        let header = self.header;
-        let size = self.size;
-        let h = self.inner.take().ok_or_else(|| {
-            JsError::new("sha1dc: this hasher has already been digested; create a new one")
-        })?;
-        let got = h.len().saturating_sub(header);
-        if let Some(want) = size
+        let inner = self.inner.take().ok_or_else(|| JsError::new(SPENT))?;
+        let got = inner.len();
+        if let Some(want) = self.size
             && want != got
         {
             return Err(JsError::new(&format!(
                 "sha1dc: the size given was {want} bytes, but {got} bytes were hashed"
             )));
         }
-        Ok(encode(&h.finalize()))
+        Ok(match inner {
+            Inner::Plain(h) => encode(&h.finalize(), None),
+            Inner::Blob(h) => {
+                encode_object(&h.finalize().map_err(|e| JsError::new(&e.to_string()))?)
+            }
+        })
     }
 }
