@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every WebAssembly and JavaScript test:
-#   1. tests/wasm.rs and src/wasm_tests.rs (the simd128 filter's exact
-#      masks) under wasm-bindgen-test: in Node, in headless Chromium,
+#   1. tests/wasm.rs and src/filter/tests.rs (every filter form the build
+#      has, simd128 included, against the reference masks) under
+#      wasm-bindgen-test: in Node, in headless Chromium,
 #      and in a dedicated Web Worker in headless Chromium;
 #   2. the npm package (scripts/build-pkg.sh builds pkg/): node --test over
 #      tests/js (the whole API, the entry points, worker threads, a strict-CSP

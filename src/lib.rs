@@ -53,8 +53,6 @@ mod rustcrypto;
 #[cfg(test)]
 #[path = "../tests/common/splitmix.rs"]
 mod splitmix;
-#[cfg(all(test, target_arch = "wasm32"))]
-mod wasm_tests;
 
 /// The RustCrypto traits crate (`digest` 0.11) that [`Hasher`] implements,
 /// re-exported (feature `digest`) so callers name the same version.
