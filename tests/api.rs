@@ -41,7 +41,8 @@ fn digest_conversions() {
     let bytes: [u8; 20] = d.into();
     assert_eq!(Digest::from(bytes), d);
     assert_eq!(Digest::from_bytes(bytes), d);
-    assert!(d == bytes && bytes == d);
+    assert_eq!(d, bytes);
+    assert_eq!(bytes, d);
     assert!(d != [0u8; 20]);
     let slice: &[u8] = d.as_ref();
     assert_eq!(slice, &bytes[..]);

@@ -570,7 +570,7 @@ fn json_failed_input_prints_nothing() {
 
 #[cfg(unix)]
 #[test]
-fn odd_file_names_json_escaped_text_raw() {
+fn odd_file_names_json_escaped_and_exact() {
     use std::os::unix::ffi::{OsStrExt, OsStringExt};
     let tmp = TempDir::new("names");
     let tricky = "q\"b\\s\nn\tt\u{1}é";
@@ -588,12 +588,12 @@ fn odd_file_names_json_escaped_text_raw() {
         stdout(&o),
         format!(
             "{{\"file\":\"q\\\"b\\\\s\\nn\\tt\\u0001é\",\"sha1\":\"{abc}\",\"output\":\"{abc}\",\"collision\":null}}\n\
-             {{\"file\":\"caf\u{fffd}\",\"sha1\":\"{abc}\",\"output\":\"{abc}\",\"collision\":null}}\n"
+             {{\"file\":\"caf\u{fffd}\",\"file_bytes\":\"636166e9\",\"sha1\":\"{abc}\",\"output\":\"{abc}\",\"collision\":null}}\n"
         )
     );
     assert_eq!(code(&o), 0);
 
-    // Text mode prints the name's bytes as they are, like the C tool.
+    // Text mode prints the name's bytes as they are (nothing to escape).
     let o = run_in(&tmp.0, [&latin1], None);
     let mut expected = format!("{abc}  ").into_bytes();
     expected.extend_from_slice(latin1.as_bytes());
@@ -646,7 +646,7 @@ fn unknown_backend_exit_2_names_the_available_ones() {
     let o = run(["sha-mbles-1.bin", "--backend"]);
     assert_eq!(code(&o), 2);
     assert!(
-        stderr(&o).contains("'--backend' requires a name"),
+        stderr(&o).contains("option '--backend' requires an argument"),
         "{}",
         stderr(&o)
     );
@@ -675,13 +675,22 @@ fn foreign_backend_exit_2() {
 
 #[test]
 fn unknown_option_exit_2_with_usage() {
-    for bad in ["--bogus", "-x", "--json=1"] {
+    for (bad, says) in [
+        ("--bogus", "unrecognized option '--bogus'"),
+        ("-x", "invalid option -- 'x'"),
+        ("--json=1", "option '--json' doesn't allow an argument"),
+        (
+            "--quiet",
+            "the --quiet option is meaningful only when verifying checksums",
+        ),
+        ("-j0", "invalid number of jobs: '0'"),
+    ] {
         let o = run([bad, "sha-mbles-1.bin"]);
         assert_eq!(code(&o), 2, "{bad}");
         assert_eq!(stdout(&o), "");
         let err = stderr(&o);
         assert!(err.starts_with("sha1dcsum: "), "{err}");
-        assert!(err.contains(&format!("'{bad}'")), "{err}");
+        assert!(err.contains(says), "{err}");
         assert!(
             err.contains("Usage: sha1dcsum [OPTIONS] [FILE|-]..."),
             "{err}"
@@ -723,6 +732,20 @@ fn help_and_version() {
             "--backend NAME",
             "--backends",
             "--version",
+            "--check",
+            "--ignore-missing",
+            "--quiet",
+            "--status",
+            "--strict",
+            "--warn",
+            "--tag",
+            "--zero",
+            "--binary",
+            "--text",
+            "--jobs N",
+            "file_bytes",
+            "COLLISION",
+            "141",
             "Exit status",
             "  0 ",
             "  1 ",
@@ -815,26 +838,56 @@ fn stdin_stream_in_constant_memory() {
     assert!(peak_kib < 24 * 1024, "peak RSS {peak_kib} KiB after 96 MiB");
 }
 
-/// The reader of our output goes away: exit quietly (status 1), no panic.
+/// The reader of our output goes away: end quietly with the status of a
+/// process killed by SIGPIPE (141), as `sha1sum a b | head -1` does, with
+/// nothing on standard error; whatever the number of threads.
 #[cfg(unix)]
 #[test]
-fn broken_pipe_exits_quietly() {
-    let args = vec!["sha-mbles-1.bin"; 5000];
-    let mut child = Command::new(BIN)
-        .args(&args)
+fn broken_pipe_exits_quietly_like_sigpipe() {
+    let args = vec!["sha-mbles-1.bin"; 20_000];
+    for jobs in ["-j1", "-j4"] {
+        let mut child = Command::new(BIN)
+            .arg(jobs)
+            .args(&args)
+            .current_dir(data_dir())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = child.stdout.take().unwrap();
+        let mut first = [0u8; 10];
+        out.read_exact(&mut first).unwrap();
+        assert_eq!(&first, b"4f3d9be4a4");
+        drop(out);
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(stderr(&o), "", "{jobs}");
+        assert_eq!(code(&o), 141, "{jobs}");
+    }
+}
+
+/// The same through a shell pipeline, the way users meet it: with
+/// `pipefail`, the status is SIGPIPE's, as for `sha1sum`, and nothing is
+/// printed.
+#[cfg(unix)]
+#[test]
+fn head_of_many_files_in_a_shell_pipeline() {
+    if Command::new("bash").arg("-c").arg("true").status().is_err() {
+        eprintln!("SKIPPED: no bash");
+        return;
+    }
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "set -o pipefail; '{BIN}' $(yes sha-mbles-1.bin | head -n 20000) | head -1; echo \"status $?\""
+        ))
         .current_dir(data_dir())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .output()
         .unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let mut first = [0u8; 10];
-    out.read_exact(&mut first).unwrap();
-    assert_eq!(&first, b"4f3d9be4a4");
-    drop(out);
-    let o = child.wait_with_output().unwrap();
+    assert_eq!(
+        stdout(&o),
+        "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14 *coll* sha-mbles-1.bin\nstatus 141\n"
+    );
     assert_eq!(stderr(&o), "");
-    assert_eq!(code(&o), 1);
 }
 
 /// Any other write error is reported.
@@ -856,4 +909,338 @@ fn full_disk_on_stdout_exit_1() {
         "sha1dcsum: standard output: No space left on device\n"
     );
     assert_eq!(code(&o), 1);
+}
+
+/// A directory with clean files whose names GNU escapes, one flagged file,
+/// and one plain; returns their names.
+#[cfg(unix)]
+fn odd_names(tmp: &TempDir) -> Vec<OsString> {
+    use std::os::unix::ffi::OsStringExt;
+    let names: Vec<OsString> = [
+        &b"plain.txt"[..],
+        b"new\nline",
+        b"back\\slash",
+        b"carriage\rreturn",
+        b"both\\n\n",
+        b" lead space",
+        b"caf\xe9",
+    ]
+    .iter()
+    .map(|n| OsString::from_vec(n.to_vec()))
+    .collect();
+    for (i, name) in names.iter().enumerate() {
+        tmp.write(name, format!("content {i}\n").as_bytes());
+    }
+    names
+}
+
+fn gnu_sha1sum() -> bool {
+    let ok = Command::new("sha1sum")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() && stdout(&o).contains("GNU coreutils"));
+    if !ok {
+        eprintln!("SKIPPED: no GNU sha1sum to compare with");
+    }
+    ok
+}
+
+/// For files nothing flags, the output is GNU sha1sum's byte for byte, in
+/// every style: escaped names, -b, --tag, -z.
+#[cfg(unix)]
+#[test]
+fn unflagged_output_is_gnu_sha1sums() {
+    let tmp = TempDir::new("gnu");
+    let names = odd_names(&tmp);
+    // What GNU coreutils 9 prints (independent of an installed sha1sum).
+    let o = run_in(&tmp.0, ["plain.txt", "back\\slash"], None);
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{}  plain.txt\n\\{}  back\\\\slash\n",
+            sha1dc_wasm::hash(b"content 0\n").digest(),
+            sha1dc_wasm::hash(b"content 2\n").digest()
+        )
+    );
+    let o = run_in(&tmp.0, ["new\nline", "carriage\rreturn"], None);
+    assert_eq!(stdout(&o).lines().count(), 2, "one line per file");
+    assert!(stdout(&o).starts_with('\\'));
+    assert!(stdout(&o).ends_with("  carriage\\rreturn\n"));
+
+    if !gnu_sha1sum() {
+        return;
+    }
+    for flags in [
+        &[][..],
+        &["-b"],
+        &["--tag"],
+        &["-z"],
+        &["--tag", "-z"],
+        &["-t"],
+    ] {
+        let ours = run_in(
+            &tmp.0,
+            flags
+                .iter()
+                .map(OsStr::new)
+                .chain(names.iter().map(|n| n.as_os_str())),
+            None,
+        );
+        let gnu = Command::new("sha1sum")
+            .args(flags)
+            .args(&names)
+            .current_dir(&tmp.0)
+            .output()
+            .unwrap();
+        assert_eq!(ours.stdout, gnu.stdout, "{flags:?}");
+        assert_eq!(code(&ours), 0);
+    }
+}
+
+/// `sha1sum -c` accepts every line printed for unflagged files.
+#[cfg(unix)]
+#[test]
+fn gnu_sha1sum_checks_our_lines() {
+    if !gnu_sha1sum() {
+        return;
+    }
+    let tmp = TempDir::new("gnu-check");
+    let names = odd_names(&tmp);
+    for flags in [&[][..], &["-b"], &["--tag"]] {
+        let ours = run_in(
+            &tmp.0,
+            flags
+                .iter()
+                .map(OsStr::new)
+                .chain(names.iter().map(|n| n.as_os_str())),
+            None,
+        );
+        tmp.write("SUMS", &ours.stdout);
+        let gnu = Command::new("sha1sum")
+            .args(["-c", "--strict", "SUMS"])
+            .current_dir(&tmp.0)
+            .output()
+            .unwrap();
+        assert_eq!(code_of(&gnu), 0, "{flags:?}: {}", stderr(&gnu));
+        assert_eq!(
+            String::from_utf8_lossy(&gnu.stdout).matches(": OK").count(),
+            names.len()
+        );
+    }
+}
+
+fn code_of(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+/// -c reads sha1dcsum's own lines, flagged ones included, GNU's, and BSD
+/// tags: OK, FAILED, COLLISION, FAILED open or read, with GNU's warnings.
+#[cfg(unix)]
+#[test]
+fn check_reads_every_format_and_never_says_ok_to_a_collision() {
+    let tmp = TempDir::new("check");
+    let names = odd_names(&tmp);
+    for f in ["shattered-1.pdf", "sha-mbles-2.bin"] {
+        fs::copy(data_dir().join(f), tmp.0.join(f)).unwrap();
+    }
+    let mut all: Vec<&OsStr> = names.iter().map(|n| n.as_os_str()).collect();
+    all.push(OsStr::new("shattered-1.pdf"));
+    all.push(OsStr::new("sha-mbles-2.bin"));
+    for flags in [&[][..], &["-b"], &["--tag"], &["--no-safe-hash"], &["-j1"]] {
+        let made = run_in(
+            &tmp.0,
+            flags.iter().map(OsStr::new).chain(all.iter().copied()),
+            None,
+        );
+        assert_eq!(code(&made), 3);
+        tmp.write("SUMS", &made.stdout);
+        let check_flags: Vec<&str> = flags
+            .iter()
+            .copied()
+            .filter(|f| *f != "-b" && *f != "--tag")
+            .collect();
+        let o = run_in(
+            &tmp.0,
+            check_flags.iter().copied().chain(["-c", "SUMS"]),
+            None,
+        );
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert_eq!(
+            out.matches(": OK\n").count(),
+            names.len(),
+            "{flags:?}: {out}"
+        );
+        assert!(
+            out.ends_with("shattered-1.pdf: COLLISION\nsha-mbles-2.bin: COLLISION\n"),
+            "{out}"
+        );
+        assert!(out.contains("\\new\\nline: OK\n"), "{out}");
+        assert_eq!(
+            stderr(&o),
+            "sha1dcsum: WARNING: 2 listed files are halves of SHA-1 collisions\n"
+        );
+        assert_eq!(code(&o), 3, "{flags:?}");
+    }
+
+    // A flagged file never passes, even when its line holds its plain SHA-1.
+    let o = run_in(
+        &tmp.0,
+        ["-c", "-"],
+        Some(b"38762cf7f55934b34d179ae6a4c80cadccbb7f0a  shattered-1.pdf\n"),
+    );
+    assert_eq!(stdout(&o), "shattered-1.pdf: COLLISION\n");
+    assert_eq!(code(&o), 3);
+
+    // Mismatch, missing file, bad lines; 1 wins over 3.
+    let sums = format!(
+        "{}  plain.txt\n{}  gone\nnot a line\n{} *coll* sha-mbles-2.bin\n",
+        "0".repeat(40),
+        "1".repeat(40),
+        "2".repeat(40)
+    );
+    let o = run_in(&tmp.0, ["--check", "-"], Some(sums.as_bytes()));
+    assert_eq!(
+        stdout(&o),
+        "plain.txt: FAILED\ngone: FAILED open or read\nsha-mbles-2.bin: COLLISION\n"
+    );
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: gone: No such file or directory\n\
+         sha1dcsum: WARNING: 1 line is improperly formatted\n\
+         sha1dcsum: WARNING: 1 listed file could not be read\n\
+         sha1dcsum: WARNING: 1 computed checksum did NOT match\n\
+         sha1dcsum: WARNING: 1 listed file is half of a SHA-1 collision\n"
+    );
+    assert_eq!(code(&o), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn check_flags_quiet_status_warn_strict_ignore_missing() {
+    let tmp = TempDir::new("check-flags");
+    tmp.write("a", b"abc");
+    let good = "a9993e364706816aba3e25717850c26c9cd0d89d  a\n";
+    let check = |flags: &[&str], sums: &str| {
+        run_in(
+            &tmp.0,
+            flags.iter().copied().chain(["-c", "-"]),
+            Some(sums.as_bytes()),
+        )
+    };
+
+    let o = check(&["--quiet"], good);
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 0));
+    let o = check(&["--status"], &format!("{good}{}  a\n", "0".repeat(40)));
+    assert_eq!(
+        (stdout(&o).as_str(), stderr(&o).as_str(), code(&o)),
+        ("", "", 1)
+    );
+
+    let with_bad = format!("{good}junk\n");
+    let o = check(&[], &with_bad);
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("a: OK\n", 0));
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: WARNING: 1 line is improperly formatted\n"
+    );
+    let o = check(&["-w"], &with_bad);
+    assert!(
+        stderr(&o).starts_with("sha1dcsum: -: 2: improperly formatted SHA1 checksum line\n"),
+        "{}",
+        stderr(&o)
+    );
+    let o = check(&["--strict"], &with_bad);
+    assert_eq!(code(&o), 1);
+
+    let o = check(
+        &["--ignore-missing"],
+        &format!("{good}{}  missing\n", "1".repeat(40)),
+    );
+    assert_eq!(
+        (stdout(&o).as_str(), stderr(&o).as_str(), code(&o)),
+        ("a: OK\n", "", 0)
+    );
+    let o = check(
+        &["--ignore-missing"],
+        &format!("{}  missing\n", "1".repeat(40)),
+    );
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: standard input: no file was verified\n"
+    );
+    assert_eq!(code(&o), 1);
+
+    let o = check(&[], "nothing here\n");
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: standard input: no properly formatted SHA1 checksum lines found\n"
+    );
+    assert_eq!(code(&o), 1);
+    let o = run_in(&tmp.0, ["-c", "no-such-list"], None);
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: no-such-list: No such file or directory\n"
+    );
+    assert_eq!(code(&o), 1);
+
+    // -z: NUL-terminated lists, as made by -z.
+    tmp.write("new\nline", b"abc");
+    let made = run_in(&tmp.0, ["-z", "a", "new\nline"], None);
+    tmp.write("ZSUMS", &made.stdout);
+    let o = run_in(&tmp.0, ["-c", "-z", "ZSUMS"], None);
+    assert_eq!(stdout(&o), "a: OK\n\\new\\nline: OK\n");
+    assert_eq!(code(&o), 0);
+}
+
+/// -j hashes in parallel and prints in argument order, failures in place;
+/// every job count prints the same bytes.
+#[test]
+fn jobs_keep_argument_order() {
+    let tmp = TempDir::new("jobs");
+    let mut names = Vec::new();
+    let mut rng = SplitMix64(7);
+    for i in 0..300 {
+        let name = format!("f{i:03}");
+        if i % 97 == 5 {
+            names.push(format!("missing{i}"));
+        }
+        // Sizes from empty to a few hundred KiB, so later files often finish first.
+        let mut data = vec![0u8; (rng.below(4) * rng.below(100_000)) as usize];
+        rng.fill(&mut data);
+        tmp.write(&name, &data);
+        names.push(name);
+    }
+    fs::copy(
+        data_dir().join("sha-mbles-1.bin"),
+        tmp.0.join("sha-mbles-1.bin"),
+    )
+    .unwrap();
+    names.insert(150, "sha-mbles-1.bin".into());
+    let reference = run_in(
+        &tmp.0,
+        std::iter::once("-j1".to_string()).chain(names.iter().cloned()),
+        None,
+    );
+    assert_eq!(code(&reference), 1);
+    assert_eq!(stdout(&reference).lines().count(), 301);
+    for (i, line) in stdout(&reference).lines().enumerate().take(3) {
+        let data = fs::read(tmp.0.join(format!("f{i:03}"))).unwrap();
+        assert_eq!(
+            line,
+            format!("{}  f{i:03}", sha1dc_wasm::hash(&data).digest())
+        );
+    }
+    for jobs in ["-j2", "-j7", "--jobs=64"] {
+        let o = run_in(
+            &tmp.0,
+            std::iter::once(jobs.to_string()).chain(names.iter().cloned()),
+            None,
+        );
+        assert_eq!(o.stdout, reference.stdout, "{jobs}");
+        assert_eq!(o.stderr, reference.stderr, "{jobs}");
+        assert_eq!(code(&o), 1);
+    }
+    // The default (one per CPU) too.
+    let o = run_in(&tmp.0, &names, None);
+    assert_eq!(o.stdout, reference.stdout);
 }

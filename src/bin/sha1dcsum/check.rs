@@ -1,0 +1,291 @@
+//! `--check`: verify the files a checksum list names, as GNU `sha1sum -c`
+//! does, with one more verdict: COLLISION, for a file in which a collision
+//! attack is detected now, whatever its line records (never OK).
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::process::ExitCode;
+
+use sha1dc_wasm::Builder;
+
+use crate::input::{Failure, Reader, describe};
+use crate::lines::{self, Entry};
+use crate::{EXIT_COLLISION, EXIT_IO_ERROR, EXIT_OK, Options, Output, jobs, output_error};
+
+/// Counts over one list.
+#[derive(Default)]
+struct Tally {
+    improper: u64,
+    unreadable: u64,
+    mismatched: u64,
+    collisions: u64,
+    verified: u64,
+}
+
+/// The name from a checksum line as a path.
+fn os_name(name: &[u8]) -> OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        OsString::from_vec(name.to_vec())
+    }
+    #[cfg(not(unix))]
+    {
+        OsString::from(String::from_utf8_lossy(name).into_owned())
+    }
+}
+
+/// A name as a status line shows it: escaped with a leading `\` when it has
+/// a newline or carriage return, so one file is one line.
+fn shown(name: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(name.len() + 1);
+    if name.iter().any(|&b| b == b'\n' || b == b'\r') {
+        out.push(b'\\');
+        lines::escape(name, &mut out);
+    } else {
+        out.extend_from_slice(name);
+    }
+    out
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Reads a checksum list: the entries, with the numbers of their lines, and
+/// how many lines were improperly formatted (each reported with `--warn`).
+fn read_list(
+    list: &OsStr,
+    reader: &mut dyn Read,
+    options: &Options,
+    out: &mut Output,
+) -> io::Result<(Vec<Entry>, u64)> {
+    let delimiter = if options.zero { 0 } else { b'\n' };
+    let mut reader = BufReader::new(reader);
+    let mut entries = Vec::new();
+    let mut improper = 0;
+    let mut line = Vec::new();
+    let mut number = 0u64;
+    loop {
+        line.clear();
+        if reader.read_until(delimiter, &mut line)? == 0 {
+            break;
+        }
+        number += 1;
+        let text = line.strip_suffix(&[delimiter]).unwrap_or(&line);
+        match lines::parse_line(text) {
+            Some(entry) => entries.push(entry),
+            None => {
+                improper += 1;
+                if options.warn {
+                    out.error(format_args!(
+                        "{}: {number}: improperly formatted SHA1 checksum line",
+                        list.to_string_lossy()
+                    ))?;
+                }
+            }
+        }
+    }
+    Ok((entries, improper))
+}
+
+/// Checks every list; the exit status.
+pub fn run(options: &Options, builder: Builder, lists: &[&OsStr]) -> ExitCode {
+    let mut out = Output::new();
+    let mut failed = false;
+    let mut collided = false;
+    for &list in lists {
+        match check_list(options, builder, list, &mut out) {
+            Ok((list_failed, list_collided)) => {
+                failed |= list_failed;
+                collided |= list_collided;
+            }
+            Err(e) => return output_error(&e),
+        }
+    }
+    if let Err(e) = out.flush() {
+        return output_error(&e);
+    }
+    ExitCode::from(if failed {
+        EXIT_IO_ERROR
+    } else if collided {
+        EXIT_COLLISION
+    } else {
+        EXIT_OK
+    })
+}
+
+/// Checks one list: (something failed, a collision was detected). An error
+/// is a failed write to standard output.
+fn check_list(
+    options: &Options,
+    builder: Builder,
+    list: &OsStr,
+    out: &mut Output,
+) -> io::Result<(bool, bool)> {
+    let opened: io::Result<Box<dyn Read>> = if list == "-" {
+        Ok(Box::new(io::stdin().lock()))
+    } else {
+        File::open(list).map(|f| Box::new(f) as Box<dyn Read>)
+    };
+    let read = opened.and_then(|mut r| read_list(list, &mut r, options, out));
+    let (entries, improper) = match read {
+        Ok(read) => read,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
+        Err(e) => {
+            out.error(format_args!("{}: {}", list.to_string_lossy(), describe(&e)))?;
+            return Ok((true, false));
+        }
+    };
+    let list_name = if list == "-" {
+        "standard input".into()
+    } else {
+        list.to_string_lossy()
+    };
+    if entries.is_empty() {
+        out.error(format_args!(
+            "{list_name}: no properly formatted SHA1 checksum lines found"
+        ))?;
+        return Ok((true, false));
+    }
+
+    let mut tally = Tally {
+        improper,
+        ..Tally::default()
+    };
+    let names: Vec<OsString> = entries.iter().map(|e| os_name(&e.name)).collect();
+    // Standard input named in a list read from standard input is empty by
+    // then; named twice, it is read once, in order.
+    let jobs = crate::jobs(
+        options,
+        &names.iter().map(OsString::as_os_str).collect::<Vec<_>>(),
+    );
+    let mut write_error = None;
+    let mut status = Vec::new();
+    jobs::run(
+        entries.len(),
+        jobs,
+        || Reader::new(builder, options.git_blob),
+        |reader, i| reader.hash_input(&names[i]),
+        |i, result| {
+            let entry = &entries[i];
+            let verdict: Option<&[u8]> = match result {
+                Err(failure) if options.ignore_missing && failure.is_missing() => None,
+                Err(failure) => {
+                    tally.unreadable += 1;
+                    if !options.status
+                        && let Err(e) = report(out, &entry.name, &failure)
+                    {
+                        write_error = Some(e);
+                        return false;
+                    }
+                    Some(b"FAILED open or read")
+                }
+                Ok(hashed) => {
+                    tally.verified += 1;
+                    if hashed.outcome.collision().is_some() {
+                        tally.collisions += 1;
+                        Some(b"COLLISION")
+                    } else if *hashed.outcome.digest().as_bytes() == entry.digest {
+                        (!options.quiet).then_some(b"OK")
+                    } else {
+                        tally.mismatched += 1;
+                        Some(b"FAILED")
+                    }
+                }
+            };
+            let Some(verdict) = verdict.filter(|_| !options.status) else {
+                return true;
+            };
+            status.clear();
+            status.extend_from_slice(&shown(&entry.name));
+            status.extend_from_slice(b": ");
+            status.extend_from_slice(verdict);
+            status.push(b'\n');
+            match out.write(&status) {
+                Ok(()) => true,
+                Err(e) => {
+                    write_error = Some(e);
+                    false
+                }
+            }
+        },
+    );
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+
+    if !options.status {
+        if tally.improper > 0 {
+            let lines = plural(
+                tally.improper,
+                "line is improperly formatted",
+                "lines are improperly formatted",
+            );
+            out.error(format_args!("WARNING: {lines}"))?;
+        }
+        if tally.unreadable > 0 {
+            let files = plural(
+                tally.unreadable,
+                "listed file could not be read",
+                "listed files could not be read",
+            );
+            out.error(format_args!("WARNING: {files}"))?;
+        }
+        if tally.mismatched > 0 {
+            let sums = plural(
+                tally.mismatched,
+                "computed checksum did NOT match",
+                "computed checksums did NOT match",
+            );
+            out.error(format_args!("WARNING: {sums}"))?;
+        }
+        if tally.collisions > 0 {
+            let files = plural(
+                tally.collisions,
+                "listed file is half of a SHA-1 collision",
+                "listed files are halves of SHA-1 collisions",
+            );
+            out.error(format_args!("WARNING: {files}"))?;
+        }
+    }
+    let mut failed =
+        tally.unreadable > 0 || tally.mismatched > 0 || (options.strict && tally.improper > 0);
+    if options.ignore_missing && tally.verified == 0 {
+        out.error(format_args!("{list_name}: no file was verified"))?;
+        failed = true;
+    }
+    Ok((failed, tally.collisions > 0))
+}
+
+/// The reason a listed file could not be read, on standard error.
+fn report(out: &mut Output, name: &[u8], failure: &Failure) -> io::Result<()> {
+    out.error(format_args!(
+        "{}: {failure}",
+        String::from_utf8_lossy(&shown(name))
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_names_stay_on_one_line() {
+        assert_eq!(shown(b"a b"), b"a b");
+        assert_eq!(shown(b"c\\d"), b"c\\d");
+        assert_eq!(shown(b"a\nb\\"), b"\\a\\nb\\\\");
+        assert_eq!(shown(b"e\rf"), b"\\e\\rf");
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "line is", "lines are"), "1 line is");
+        assert_eq!(plural(3, "line is", "lines are"), "3 lines are");
+    }
+}

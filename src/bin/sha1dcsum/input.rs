@@ -1,0 +1,267 @@
+//! Reading and hashing one input (a file, or standard input for `-`), with
+//! one reusable page-aligned buffer per thread.
+
+use std::ffi::OsStr;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, ErrorKind, Read};
+
+use sha1dc_wasm::git::{ObjectKind, ObjectOutcome};
+use sha1dc_wasm::{Builder, Hasher, Outcome};
+
+/// Read size: large enough that the per-read overhead vanishes next to
+/// hashing, small enough that what the kernel copied is still in the CPU's
+/// cache when it is hashed.
+const BUFFER_SIZE: usize = 256 << 10;
+
+/// The read buffer starts on a page boundary: the kernel copies from the page
+/// cache several times faster into an aligned buffer than into one 16 bytes
+/// off (which is where the allocator puts a large `Vec`), measured on x86-64.
+const PAGE: usize = 4096;
+
+/// What hashing an input found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hashed {
+    pub outcome: Outcome,
+    /// The first flagged block's offset in the input's own bytes: the
+    /// block's offset, or for a git blob its offset in the content.
+    pub offset: Option<u64>,
+}
+
+impl Hashed {
+    fn plain(outcome: Outcome) -> Hashed {
+        Hashed {
+            offset: outcome.collision().map(|c| c.offset()),
+            outcome,
+        }
+    }
+
+    fn object(o: ObjectOutcome) -> Hashed {
+        Hashed {
+            outcome: *o.outcome(),
+            offset: o.collision_offset(),
+        }
+    }
+}
+
+/// Why an input produced no line.
+#[derive(Debug)]
+pub enum Failure {
+    Io(io::Error),
+    /// `--git-blob` on a regular file whose length changed under us: the
+    /// header already hashed would be wrong.
+    SizeChanged {
+        expected: u64,
+        actual: u64,
+    },
+}
+
+impl Failure {
+    /// The input does not exist (what `--ignore-missing` skips).
+    pub fn is_missing(&self) -> bool {
+        matches!(self, Failure::Io(e) if e.kind() == ErrorKind::NotFound)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Io(e)
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Io(e) => f.write_str(&describe(e)),
+            Failure::SizeChanged { expected, actual } => write!(
+                f,
+                "file size changed while reading (expected {expected} bytes, read {actual})"
+            ),
+        }
+    }
+}
+
+/// The OS's reason, without Rust's " (os error N)" suffix, as C tools print it.
+pub fn describe(e: &io::Error) -> String {
+    let text = e.to_string();
+    if let Some(code) = e.raw_os_error() {
+        let suffix = format!(" (os error {code})");
+        if let Some(reason) = text.strip_suffix(&suffix) {
+            return reason.to_owned();
+        }
+    }
+    text
+}
+
+/// One thread's tools: the options, a hasher to reuse and the read buffer.
+pub struct Reader {
+    builder: Builder,
+    git_blob: bool,
+    hasher: Hasher,
+    storage: Vec<u8>,
+    start: usize,
+}
+
+impl Reader {
+    pub fn new(builder: Builder, git_blob: bool) -> Reader {
+        let storage = vec![0u8; BUFFER_SIZE + PAGE];
+        let start = match storage.as_ptr().align_offset(PAGE) {
+            offset if offset < PAGE => offset,
+            _ => 0,
+        };
+        Reader {
+            builder,
+            git_blob,
+            hasher: builder.build(),
+            storage,
+            start,
+        }
+    }
+
+    fn buffer(&mut self) -> &mut [u8] {
+        &mut self.storage[self.start..self.start + BUFFER_SIZE]
+    }
+
+    /// Hashes the named input (`-` is standard input).
+    pub fn hash_input(&mut self, name: &OsStr) -> Result<Hashed, Failure> {
+        if name == "-" {
+            let mut stdin = io::stdin().lock();
+            return self.hash_reader(&mut stdin, None);
+        }
+        let mut file = File::open(name)?;
+        // The length matters only for --git-blob, and is trusted only for a
+        // regular file (a pipe or device has none; a directory fails on read).
+        let known_len = if self.git_blob {
+            let meta = file.metadata()?;
+            meta.is_file().then_some(meta.len())
+        } else {
+            None
+        };
+        self.hash_reader(&mut file, known_len)
+    }
+
+    /// Hashes one opened input; `known_len` is its length when it is a
+    /// regular file and `--git-blob` needs it.
+    pub fn hash_reader(
+        &mut self,
+        reader: &mut impl Read,
+        known_len: Option<u64>,
+    ) -> Result<Hashed, Failure> {
+        if !self.git_blob {
+            let hasher = &mut self.hasher;
+            hasher.reset();
+            let buf = &mut self.storage[self.start..self.start + BUFFER_SIZE];
+            stream(reader, buf, |data| hasher.update(data))?;
+            return Ok(Hashed::plain(hasher.finalize_reset()));
+        }
+        match known_len {
+            Some(expected) => {
+                let mut object = self.builder.build_object(ObjectKind::Blob, expected);
+                stream(reader, self.buffer(), |data| object.update(data))?;
+                let outcome = object.finalize().map_err(|e| Failure::SizeChanged {
+                    expected: e.expected(),
+                    actual: e.actual(),
+                })?;
+                Ok(Hashed::object(outcome))
+            }
+            None => {
+                // The length comes first in the header: read it all.
+                let mut content = Vec::new();
+                reader.read_to_end(&mut content)?;
+                let mut object = self
+                    .builder
+                    .build_object(ObjectKind::Blob, content.len() as u64);
+                object.update(&content);
+                let outcome = object.finalize().map_err(|e| Failure::SizeChanged {
+                    expected: e.expected(),
+                    actual: e.actual(),
+                })?;
+                Ok(Hashed::object(outcome))
+            }
+        }
+    }
+}
+
+/// Feeds everything `reader` yields to `sink` through `buf`; returns the byte
+/// count. A read error aborts (the caller prints nothing for the input).
+fn stream(reader: &mut impl Read, buf: &mut [u8], mut sink: impl FnMut(&[u8])) -> io::Result<u64> {
+    let mut total = 0u64;
+    loop {
+        match reader.read(buf) {
+            Ok(0) => return Ok(total),
+            Ok(n) => {
+                sink(&buf[..n]);
+                total += n as u64;
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Yields `good` bytes, then fails: a read error half-way through a file.
+    struct FailsHalfway {
+        good: usize,
+    }
+
+    impl Read for FailsHalfway {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.good == 0 {
+                return Err(io::Error::from_raw_os_error(5));
+            }
+            let n = buf.len().min(self.good).min(1000);
+            buf[..n].fill(b'x');
+            self.good -= n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn read_error_half_way_is_reported_and_the_reader_reusable() {
+        for git_blob in [false, true] {
+            let mut reader = Reader::new(Builder::default(), git_blob);
+            for known in [None, Some(20_000)] {
+                let err = reader
+                    .hash_reader(&mut FailsHalfway { good: 10_000 }, known)
+                    .unwrap_err();
+                assert_eq!(err.to_string(), "Input/output error");
+            }
+        }
+        // Nothing of the failed input leaks into the next one.
+        let mut reader = Reader::new(Builder::default(), false);
+        let _ = reader.hash_reader(&mut FailsHalfway { good: 10_000 }, None);
+        let hashed = reader.hash_reader(&mut &b"abc"[..], None).unwrap();
+        assert_eq!(
+            hashed.outcome.digest().to_string(),
+            "a9993e364706816aba3e25717850c26c9cd0d89d"
+        );
+    }
+
+    #[test]
+    fn git_blob_length_mismatch_is_an_error() {
+        let mut reader = Reader::new(Builder::default(), true);
+        let err = reader.hash_reader(&mut &b"abc"[..], Some(4)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "file size changed while reading (expected 4 bytes, read 3)"
+        );
+        // `git hash-object` of "abc": blob 3\0abc.
+        let ok = reader.hash_reader(&mut &b"abc"[..], Some(3)).unwrap();
+        let whole = reader.hash_reader(&mut &b"abc"[..], None).unwrap();
+        assert_eq!(ok, whole);
+        assert_eq!(
+            ok.outcome.digest().to_string(),
+            "f2ba8f84ab5c1bce84a7b441cb1959cfc7093b7f"
+        );
+    }
+
+    #[test]
+    fn os_error_suffix_is_dropped() {
+        let e = io::Error::from_raw_os_error(2);
+        assert_eq!(describe(&e), "No such file or directory");
+    }
+}

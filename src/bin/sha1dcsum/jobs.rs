@@ -1,0 +1,160 @@
+//! Many inputs hashed on N threads, results handed back in input order.
+//!
+//! Each thread owns its state (a read buffer and a hasher: constant memory
+//! per thread) and claims the next input by index. A thread may run at most
+//! `WINDOW` inputs ahead of the oldest result not yet consumed, so a slow
+//! first file never lets the finished results behind it pile up without
+//! bound. The consumer runs on the calling thread and can stop everything
+//! (a closed output) by returning `false`.
+
+use std::collections::BTreeMap;
+use std::sync::mpsc;
+use std::sync::{Condvar, Mutex};
+
+/// How far past the oldest unconsumed input the threads may claim, per thread.
+const WINDOW_PER_THREAD: usize = 16;
+
+struct Claims {
+    /// The next index to hand out.
+    next: usize,
+    /// The oldest index not consumed yet.
+    consumed: usize,
+    /// Set when the consumer stops: claim nothing more.
+    stop: bool,
+}
+
+/// Runs `work(state, i)` for every `i` in `0..count` on `jobs` threads, each
+/// with its own `state` from `init`, and `consume(i, result)` on this thread
+/// in order of `i`. Stops early when `consume` returns false.
+pub fn run<S, T, I, W, C>(count: usize, jobs: usize, init: I, work: W, mut consume: C)
+where
+    T: Send,
+    I: Fn() -> S + Sync,
+    W: Fn(&mut S, usize) -> T + Sync,
+    C: FnMut(usize, T) -> bool,
+{
+    let jobs = jobs.clamp(1, count.max(1));
+    if jobs == 1 {
+        let mut state = init();
+        for i in 0..count {
+            if !consume(i, work(&mut state, i)) {
+                return;
+            }
+        }
+        return;
+    }
+    let window = jobs * WINDOW_PER_THREAD;
+    let claims = Mutex::new(Claims {
+        next: 0,
+        consumed: 0,
+        stop: false,
+    });
+    let moved = Condvar::new();
+    let claim = || -> Option<usize> {
+        let mut c = claims.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if c.stop || c.next >= count {
+                return None;
+            }
+            if c.next < c.consumed + window {
+                c.next += 1;
+                return Some(c.next - 1);
+            }
+            c = moved.wait(c).unwrap_or_else(|e| e.into_inner());
+        }
+    };
+    let (send, receive) = mpsc::channel::<(usize, T)>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let send = send.clone();
+            let (init, work, claim) = (&init, &work, &claim);
+            scope.spawn(move || {
+                let mut state = init();
+                while let Some(i) = claim() {
+                    if send.send((i, work(&mut state, i))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(send);
+        let mut pending = BTreeMap::new();
+        let mut next = 0;
+        let mut stopped = false;
+        for (i, result) in receive.iter() {
+            if stopped {
+                continue;
+            }
+            pending.insert(i, result);
+            while let Some(result) = pending.remove(&next) {
+                if !consume(next, result) {
+                    stopped = true;
+                    pending.clear();
+                    break;
+                }
+                next += 1;
+            }
+            let mut c = claims.lock().unwrap_or_else(|e| e.into_inner());
+            c.consumed = next;
+            c.stop |= stopped;
+            drop(c);
+            moved.notify_all();
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn results_come_in_order_whatever_the_threads() {
+        for jobs in [1, 2, 3, 8, 100] {
+            let mut seen = Vec::new();
+            run(
+                50,
+                jobs,
+                || 0u32,
+                |calls, i| {
+                    *calls += 1;
+                    // Later inputs finish first.
+                    std::thread::sleep(std::time::Duration::from_micros(((50 - i) * 20) as u64));
+                    i * 3
+                },
+                |i, r| {
+                    assert_eq!(r, i * 3);
+                    seen.push(i);
+                    true
+                },
+            );
+            assert_eq!(seen, (0..50).collect::<Vec<_>>(), "jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn stopping_claims_nothing_more() {
+        let done = AtomicUsize::new(0);
+        let mut consumed = 0;
+        run(
+            10_000,
+            4,
+            || (),
+            |(), _| {
+                done.fetch_add(1, Ordering::Relaxed);
+            },
+            |_, ()| {
+                consumed += 1;
+                consumed < 5
+            },
+        );
+        assert_eq!(consumed, 5);
+        // At most the window past what was consumed.
+        assert!(done.load(Ordering::Relaxed) <= 5 + 4 * WINDOW_PER_THREAD + 4);
+    }
+
+    #[test]
+    fn no_input() {
+        run(0, 4, || (), |(), _| unreachable!(), |_, ()| unreachable!());
+    }
+}
