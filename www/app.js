@@ -9,8 +9,11 @@ import {
 } from './render.js';
 import { collisionGroups, GroupsView } from './groups.js';
 import {
-  tally, addedText, resultAnnouncement, stoppedAnnouncement, CANCELLING, CANCELLED, ENGINE_DID_NOT_LOAD,
+  tally, summaryText, addedText, resultAnnouncement, stoppedAnnouncement, CANCELLING, CANCELLED, ENGINE_DID_NOT_LOAD,
+  parseExpected, expectedStatusText, compareExpected, exportText, exportJson, folderRefusedText, folderErrorText,
 } from './format.js';
+import { showMatch } from './render.js';
+import { filesFromDrop } from './folders.js';
 
 const POOL_SIZE = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4));
 
@@ -19,6 +22,16 @@ const ui = {
   engine: $('#engine'),
   dropzone: $('#dropzone'),
   input: $('#files'),
+  folder: $('#folder'),
+  pickFiles: $('#pick-files'),
+  pickFolder: $('#pick-folder'),
+  dropNote: $('#drop-note'),
+  expected: $('#expected'),
+  expectedStatus: $('#expected-status'),
+  exportText: $('#export-text'),
+  exportJson: $('#export-json'),
+  heading: $('#results-heading'),
+  summaryLive: $('#summary-live'),
   gitBlob: $('#opt-git-blob'),
   reduced: $('#opt-reduced'),
   cancelAll: $('#cancel-all'),
@@ -32,6 +45,31 @@ const ui = {
 
 const say = announcer(ui.announcer);
 const groups = new GroupsView(ui.groups);
+/** The pasted expected hashes, parsed (null when the box is empty). */
+let expected = null;
+
+/**
+ * Writes the summary to the hidden live region at most once per `minMs`: a burst of changes
+ * (eight small files finish within milliseconds) is announced once, then its final state once.
+ */
+function throttledLive(el, minMs = 1000) {
+  let last = -Infinity;
+  let timer = 0;
+  let pending = '';
+  const flush = () => {
+    timer = 0;
+    last = performance.now();
+    if (el.textContent !== pending) el.textContent = pending;
+  };
+  return (text) => {
+    pending = text;
+    if (timer) return;
+    const wait = last + minMs - performance.now();
+    if (wait <= 0) flush();
+    else timer = setTimeout(flush, wait);
+  };
+}
+const announceSummary = throttledLive(ui.summaryLive);
 
 /** @type {Map<number, import('./render.js').Entry>} every file on the page, by entry id, in order */
 const entries = new Map();
@@ -62,8 +100,9 @@ const pool = new WorkerPool({
       if (!entry) return;
       entry.status = result.collision ? 'collision' : 'clean';
       entry.result = result;
-      showResult(entry, total, ms, say);
-      say(resultAnnouncement(entry.file.name, result.collision));
+      keepFocus(entry, () => showResult(entry, total, ms, say));
+      showMatch(entry, compareExpected(expected, entry.name, result));
+      say(resultAnnouncement(entry.name, result.collision));
       update();
     },
     cancelled(id) {
@@ -86,18 +125,32 @@ function finished(id) {
 
 function stop(entry, status, message) {
   entry.status = status;
-  showStopped(entry, message);
-  say(stoppedAnnouncement(entry.file.name, status, message));
+  keepFocus(entry, () => showStopped(entry, message));
+  say(stoppedAnnouncement(entry.name, status, message));
   update();
 }
 
+/**
+ * Runs `render`, which hides the row's Cancel button; if the keyboard focus was in the row, it
+ * moves to the row's name rather than falling back to the page's body.
+ */
+function keepFocus(entry, render) {
+  const had = entry.el.contains(document.activeElement);
+  render();
+  if (had && (document.activeElement === document.body || !entry.el.contains(document.activeElement) ||
+      document.activeElement.hidden || document.activeElement.closest('[hidden]'))) {
+    entry.refs.name.focus();
+  }
+}
+
+/** Files to add: File objects, or { file, path } with the path inside a dropped or picked folder. */
 function addFiles(fileList) {
-  const files = Array.from(fileList || []);
+  const files = Array.from(fileList || []).map((f) => (f instanceof Blob ? { file: f, path: f.webkitRelativePath || f.name } : f));
   if (!files.length) return;
-  for (const file of files) {
+  for (const { file, path } of files) {
     const id = nextEntryId++;
-    const { el, refs } = createRow(ui.template, id, file);
-    const entry = { id, file, el, refs, status: 'pending', jobId: 0, options: null, result: null };
+    const { el, refs } = createRow(ui.template, id, file, path);
+    const entry = { id, file, name: path, el, refs, status: 'pending', jobId: 0, options: null, result: null };
     refs.cancel.addEventListener('click', () => cancel(entry));
     entries.set(id, entry);
     ui.list.append(el);
@@ -114,6 +167,7 @@ function enqueue(entry) {
   entry.result = null;
   entry.status = 'pending';
   showQueued(entry, Boolean(pool.backend));
+  showMatch(entry, null);
   if (pool.broken) {
     entry.jobId = 0;
     stop(entry, 'error', ENGINE_DID_NOT_LOAD);
@@ -141,25 +195,76 @@ function clearAll() {
   ui.list.textContent = '';
   say('List cleared.');
   update();
+  // The button pressed is now disabled: the next thing to do is to choose files.
+  ui.pickFiles.focus();
 }
 
 /** The summary and the collision groups, after any change of a file's status. */
 function update() {
-  showSummary(ui, tally([...entries.values()].map((e) => e.status)));
-  const hashed = [...entries.values()].filter((e) => e.result).map((e) => ({
-    id: e.id, name: e.file.name, anchor: e.el.id, gitBlob: e.options.gitBlob, sha1: e.result.sha1, hex: e.result.hex,
+  const focused = document.activeElement;
+  const t = tally([...entries.values()].map((e) => e.status));
+  showSummary(ui, t);
+  announceSummary(summaryText(t));
+  const done = [...entries.values()].filter((e) => e.result);
+  ui.exportText.disabled = ui.exportJson.disabled = done.length === 0;
+  // A focused button that became disabled (Cancel all once nothing runs) would drop the focus.
+  if (focused instanceof HTMLButtonElement && focused.disabled) ui.heading.focus();
+  const hashed = done.map((e) => ({
+    id: e.id, name: e.name, anchor: e.el.id, gitBlob: e.options.gitBlob, sha1: e.result.sha1, hex: e.result.hex,
   }));
   groups.show(collisionGroups(hashed));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expected hashes and export
+// ---------------------------------------------------------------------------------------------
+
+function compareAll() {
+  const text = ui.expected.value;
+  expected = text.trim() ? parseExpected(text) : null;
+  ui.expectedStatus.textContent = expectedStatusText(expected ?? { lines: 0 }, !expected);
+  for (const entry of entries.values()) {
+    showMatch(entry, entry.result ? compareExpected(expected, entry.name, entry.result) : null);
+  }
+}
+
+/** Downloads `text` as a file made in the page (a blob: URL; nothing leaves the machine). */
+function download(name, type, text) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function results() {
+  return [...entries.values()].filter((e) => e.result).map((e) => ({ name: e.name, result: e.result }));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Wiring
 // ---------------------------------------------------------------------------------------------
 
-ui.input.addEventListener('change', () => {
-  addFiles(ui.input.files);
-  ui.input.value = '';
+ui.pickFiles.addEventListener('click', () => ui.input.click());
+ui.pickFolder.addEventListener('click', () => ui.folder.click());
+for (const input of [ui.input, ui.folder]) {
+  input.addEventListener('change', () => {
+    addFiles(input.files);
+    input.value = '';
+  });
+}
+
+let expectedTimer = 0;
+ui.expected.addEventListener('input', () => {
+  clearTimeout(expectedTimer);
+  expectedTimer = setTimeout(compareAll, 150);
 });
+ui.exportText.addEventListener('click', () => download('sha1dc-results.txt', 'text/plain', exportText(results())));
+ui.exportJson.addEventListener('click', () => download('sha1dc-results.json', 'application/json', exportJson(results())));
 
 let dragDepth = 0;
 function hasFiles(event) {
@@ -185,7 +290,19 @@ document.addEventListener('drop', (event) => {
   event.preventDefault();
   dragDepth = 0;
   ui.dropzone.classList.remove('over');
-  if (event.dataTransfer) addFiles(event.dataTransfer.files);
+  if (!event.dataTransfer) return;
+  ui.dropNote.hidden = true;
+  // Folders are walked (asynchronously); the drop's entries must be taken during the event.
+  filesFromDrop(event.dataTransfer).then(({ files, refused, unreadable }) => {
+    addFiles(files);
+    const notes = [];
+    if (refused.length) notes.push(folderRefusedText(refused));
+    for (const path of unreadable) notes.push(folderErrorText(path));
+    if (notes.length) {
+      ui.dropNote.textContent = notes.join(' ');
+      ui.dropNote.hidden = false;
+    }
+  });
 });
 
 ui.gitBlob.addEventListener('change', rehashAll);
@@ -196,3 +313,10 @@ ui.cancelAll.addEventListener('click', () => {
 ui.clear.addEventListener('click', clearAll);
 
 update();
+
+// Offline use, reload included: a service worker keeps the page's own files (sw.js).
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register('./sw.js').catch(() => {
+    // Not fatal: the page works, only not offline after a reload.
+  });
+}

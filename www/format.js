@@ -166,3 +166,117 @@ export function groupWhy(gitBlob) {
     '. A system that trusts SHA-1 (a signature, a download checksum, a deduplicating store) cannot tell them apart.',
   ];
 }
+
+// Expected hashes: what a person pastes to compare with (a SHA-1, a sha1sum or sha1dcsum line,
+// a whole checksum file).
+
+/** A file's path as checksum files write it: forward slashes, no leading "./". */
+export function normalizePath(name) {
+  return name.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+}
+
+/**
+ * Parses pasted text: `<hex>  <name>` and `<hex> *<name>` (sha1sum), `<hex> *coll* <name>`
+ * (sha1dcsum), `SHA1 (<name>) = <hex>` (BSD), or a hash alone; blank lines and # comments are
+ * skipped. Returns { named: Map(path -> hex), bare: Set(hex), lines, bad } (hex in lower case;
+ * `lines` counts the lines understood, `bad` those that were not).
+ */
+export function parseExpected(text) {
+  const named = new Map();
+  const bare = new Set();
+  let lines = 0;
+  let bad = 0;
+  for (const raw of String(text).split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    let m = /^\\?([0-9a-fA-F]{40})$/.exec(line);
+    if (m) {
+      bare.add(m[1].toLowerCase());
+      lines++;
+      continue;
+    }
+    m = /^\\?([0-9a-fA-F]{40}) (?:\*coll\* | |\*)(.+)$/.exec(raw.replace(/\r$/, '').trimStart()) ||
+      /^SHA1 ?\((.+)\) ?= ?([0-9a-fA-F]{40})$/.exec(line);
+    if (!m) {
+      bad++;
+      continue;
+    }
+    const [hex, name] = /^[0-9a-fA-F]{40}$/.test(m[1]) ? [m[1], m[2]] : [m[2], m[1]];
+    named.set(normalizePath(name), hex.toLowerCase());
+    lines++;
+  }
+  return { named, bare, lines, bad };
+}
+
+/** What the expected-hash box says about what it understood. */
+export function expectedStatusText(parsed, empty) {
+  if (empty) return '';
+  if (!parsed.lines) return 'No SHA-1 found: paste 40 hexadecimal digits, or lines of sha1sum output.';
+  const hashes = (n) => `${n} ${n === 1 ? 'hash' : 'hashes'}`;
+  const parts = [];
+  if (parsed.named.size) parts.push(`${hashes(parsed.named.size)} with a file name`);
+  if (parsed.bare.size) parts.push(`${hashes(parsed.bare.size)} for any file`);
+  if (parsed.bad) parts.push(`${plural(parsed.bad, 'line')} not understood`);
+  return `${parts.join(', ')}.`;
+}
+
+/** The expected hash for a file at `path`, or null: the same path, else the same file name. */
+export function expectedFor(parsed, path) {
+  const p = normalizePath(path);
+  if (parsed.named.has(p)) return parsed.named.get(p);
+  for (const [name, hex] of parsed.named) {
+    if (p.endsWith(`/${name}`) || name.endsWith(`/${p}`)) return hex;
+  }
+  const base = p.slice(p.lastIndexOf('/') + 1);
+  const same = [...parsed.named].filter(([name]) => name.slice(name.lastIndexOf('/') + 1) === base);
+  return same.length === 1 ? same[0][1] : null;
+}
+
+/**
+ * A file's result against the expected hashes: null when nothing was pasted; otherwise
+ * { match, text } with match 'match', 'mismatch', 'collision' (never a plain match, even when
+ * the SHA-1 is the expected one: a forged twin has it too) or 'unlisted'.
+ */
+export function compareExpected(parsed, path, result) {
+  if (!parsed || !parsed.lines) return null;
+  const want = expectedFor(parsed, path);
+  const candidates = want ? [want] : [...parsed.bare];
+  if (!candidates.length) return { match: 'unlisted', text: 'Not in the list' };
+  const equal = candidates.includes(result.sha1) || candidates.includes(result.hex);
+  if (result.collision) {
+    return equal
+      ? { match: 'collision', text: 'Collision: the expected SHA-1, but forged' }
+      : { match: 'collision', text: 'Collision: no match' };
+  }
+  return equal ? { match: 'match', text: 'Match' } : { match: 'mismatch', text: 'Mismatch' };
+}
+
+// Export: the results as sha1dcsum prints them, and as its --json fields.
+
+/** @param {{ name: string, result: { hex: string, sha1: string, collision: object | null } }[]} files */
+export function exportText(files) {
+  return files.map(({ name, result }) => `${result.hex}${result.collision ? ' *coll* ' : '  '}${name}\n`).join('');
+}
+
+export function exportJson(files) {
+  const list = files.map(({ name, result }) => ({
+    file: name,
+    sha1: result.sha1,
+    output: result.hex,
+    collision: result.collision && {
+      offset: result.collision.offset, block: result.collision.block, dv: result.collision.dv, count: result.collision.count,
+    },
+  }));
+  return `${JSON.stringify(list, null, 2)}\n`;
+}
+
+/** "The browser gave no access to the folder "photos": use Choose a folder… instead." */
+export function folderRefusedText(names) {
+  const list = names.map((n) => `"${n}"`).join(', ');
+  return `This browser gave the page no access to ${names.length === 1 ? 'the folder' : 'the folders'} ${list} ` +
+    '(or could not read them): use Choose a folder… instead.';
+}
+
+export function folderErrorText(path) {
+  return `Part of the folder "${path}" could not be read; the files found are listed.`;
+}

@@ -39,8 +39,8 @@ export function showEngineFailed(el, reason) {
 // File rows
 // ---------------------------------------------------------------------------------------------
 
-/** A new row for a file, cloned from the page's template. */
-export function createRow(template, id, file) {
+/** A new row for a file (`name`: its path inside a folder, or its name), cloned from the page's template. */
+export function createRow(template, id, file, name = file.name) {
   const el = /** @type {HTMLLIElement} */ (template.content.firstElementChild.cloneNode(true));
   const refs = {
     name: el.querySelector('.file-name'),
@@ -51,17 +51,32 @@ export function createRow(template, id, file) {
     cancel: el.querySelector('.cancel'),
     digests: el.querySelector('.digests'),
     explain: el.querySelector('.explain'),
+    match: el.querySelector('.match'),
   };
-  el.dataset.file = file.name;
+  el.dataset.file = name;
   el.id = `file-${id}`;
-  refs.name.textContent = file.name || '(unnamed file)';
-  refs.name.title = file.name;
+  refs.name.textContent = name || '(unnamed file)';
+  refs.name.title = name;
   refs.name.id = `file-${id}-name`;
   el.setAttribute('aria-labelledby', refs.name.id);
   refs.size.textContent = formatSize(file.size);
-  refs.bar.setAttribute('aria-label', `Progress for ${file.name}`);
-  refs.cancel.setAttribute('aria-label', `Cancel ${file.name}`);
+  refs.bar.setAttribute('aria-label', `Progress for ${name}`);
+  refs.cancel.setAttribute('aria-label', `Cancel ${name}`);
   return { el, refs };
+}
+
+/** The comparison with the expected hash beside the verdict (`cmp` from compareExpected, or null). */
+export function showMatch(entry, cmp) {
+  const { el, refs } = entry;
+  if (!cmp) {
+    delete el.dataset.match;
+    refs.match.hidden = true;
+    refs.match.textContent = '';
+    return;
+  }
+  el.dataset.match = cmp.match;
+  refs.match.textContent = cmp.text;
+  refs.match.hidden = false;
 }
 
 /** Back to a fresh, queued row (a new file, or a file hashed again with other options). */
@@ -179,7 +194,7 @@ function addDigest(dl, label, hex, entry, say, note) {
   button.type = 'button';
   button.className = 'button small copy';
   button.textContent = 'Copy';
-  button.setAttribute('aria-label', `Copy ${label} of ${entry.file.name}`);
+  button.setAttribute('aria-label', `Copy ${label} of ${entry.name}`);
   button.addEventListener('click', () => copy(hex, code, button, label, say));
   dd.append(code, button);
   if (note) {

@@ -122,8 +122,8 @@ async function hashFile(id, file, options) {
       result: { hex: result.hex, sha1: result.sha1, collision: result.collision ? { ...result.collision } : null },
     });
   } catch (err) {
-    // Finish the hasher so its wasm memory is released.
-    try { hasher.digest(); } catch { /* already finished, or short of `size` bytes */ }
+    // Release the hasher's wasm memory (a no-op if digest() already ran).
+    hasher.free();
     if (err instanceof Cancelled) postMessage({ type: 'cancelled', id });
     else postMessage({ type: 'error', id, message: describe(err) });
   } finally {

@@ -173,19 +173,21 @@ describe('collision checker page', () => {
     // Start where a fresh visitor does: the first Tab lands on the skip link.
     await page.focus('a.skip');
     const reached = ['skip'];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
       reached.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.className || ''));
     }
-    for (const id of ['files', 'opt-git-blob', 'opt-reduced', 'clear']) {
+    for (const id of ['pick-files', 'pick-folder', 'opt-git-blob', 'opt-reduced', 'clear']) {
       assert.ok(reached.includes(id), `Tab reaches #${id}: ${reached.join(', ')}`);
     }
     // Every control has an accessible name.
-    const unnamed = await page.$$eval('button, input', (els) => els
+    // (The file inputs are hidden: the Choose buttons open them.)
+    const unnamed = await page.$$eval('button, input, textarea', (els) => els
+      .filter((el) => !el.hidden)
       .filter((el) => !(el.getAttribute('aria-label') || el.labels?.length || el.textContent.trim()))
       .map((el) => el.outerHTML));
     assert.deepEqual(unnamed, []);
-    assert.equal(await page.getAttribute('#summary', 'aria-live'), 'polite');
+    assert.equal(await page.getAttribute('#summary-live', 'aria-live'), 'polite');
     assert.ok((await page.textContent('#announcer')).includes('collision detected'));
   });
 
@@ -372,7 +374,7 @@ describe('collision checker page', () => {
     for (const url of seen.requests) {
       if (url.startsWith('data:')) continue;
       const path = new URL(url).pathname;
-      assert.ok(/^\/(|index\.html|style\.css|(app|format|pool|render|groups|worker)\.js|pkg\/[\w./-]+)$/.test(path), `unexpected request ${url}`);
+      assert.ok(/^\/(|index\.html|style\.css|(app|format|pool|render|groups|folders|worker|sw)\.js|pkg\/[\w./-]+)$/.test(path), `unexpected request ${url}`);
     }
     assert.deepEqual(seen.problems, []);
   });

@@ -118,7 +118,10 @@ export function watch(context, page, origin) {
     if (!url.startsWith('data:') && new URL(url).origin !== origin) foreign.push(url);
   };
   context.on('request', onRequest);
-  context.on('serviceworker', (sw) => foreign.push(`service worker ${sw.url()}`));
+  // The page's own service worker (sw.js) is expected; any other is not.
+  context.on('serviceworker', (sw) => {
+    if (new URL(sw.url()).origin !== origin) foreign.push(`service worker ${sw.url()}`);
+  });
   page.on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
   });

@@ -1,0 +1,271 @@
+// The checker page's folders, expected-hash comparison, export, offline reload and
+// accessibility, in headless Chromium. Each test opens a fresh page (a fresh context where
+// the service worker or the colour scheme matters).
+
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DATA, launch, serve, watch, rows, waitAllDone, dropFiles, manifest, sha1 } from './helpers.mjs';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let server, browser, url, origin, tmp;
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'sha1dc-page-'));
+  const started = await serve();
+  server = started.server;
+  url = started.url;
+  origin = new URL(url).origin;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A fresh context and page on the checker, engine loaded. */
+async function open(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+  const page = await context.newPage();
+  const seen = watch(context, page, origin);
+  await page.goto(url);
+  await page.waitForSelector('#engine.ok', { timeout: 15_000 });
+  return { context, page, seen };
+}
+
+/**
+ * Drops what Chromium's DataTransfer holds for a dropped folder: `files` lists the folder
+ * itself as a File (4096 bytes on Linux, unreadable), and `items` give FileSystemEntry objects
+ * to walk. `tree` is { name: bytes | subtree }. The entries are plain objects with the methods
+ * the page uses (a real drop of a folder cannot be scripted), read in batches of 2 like
+ * readEntries' own batches.
+ */
+async function dropTree(page, tree) {
+  const encode = (t) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Buffer.isBuffer(v) || v instanceof Uint8Array ? { b64: Buffer.from(v).toString('base64') } : encode(v)]));
+  await page.evaluate((tree) => {
+    const decode = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const entry = (name, node, path) => {
+      const fullPath = `${path}/${name}`;
+      if (node.b64 !== undefined) {
+        const file = new File([decode(node.b64)], name);
+        return { isFile: true, isDirectory: false, name, fullPath, file: (ok) => setTimeout(() => ok(file)) };
+      }
+      const kids = Object.entries(node).map(([n, v]) => entry(n, v, fullPath));
+      return {
+        isFile: false, isDirectory: true, name, fullPath,
+        createReader() {
+          let at = 0;
+          return { readEntries: (ok) => setTimeout(() => { ok(kids.slice(at, at + 2)); at += 2; }) };
+        },
+      };
+    };
+    const tops = Object.entries(tree).map(([n, v]) => entry(n, v, ''));
+    const dt = {
+      types: ['Files'],
+      files: tops.map((e) => (e.isDirectory ? new File([new Uint8Array(4096)], e.name) : null)).filter(Boolean),
+      items: tops.map((e) => ({ kind: 'file', webkitGetAsEntry: () => e, getAsFile: () => null })),
+    };
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      const ev = new DragEvent(type, { bubbles: true, cancelable: true });
+      Object.defineProperty(ev, 'dataTransfer', { value: dt });
+      document.querySelector('#dropzone').dispatchEvent(ev);
+    }
+  }, encode(tree));
+}
+
+describe('folders', () => {
+  it('a dropped folder is walked: every file checked, with its path, never the folder as a file', async () => {
+    const { context, page, seen } = await open();
+    const a = randomBytes(3000);
+    const b = randomBytes(70_000);
+    const c = readFileSync(join(DATA, 'shattered-1.pdf'));
+    const d = randomBytes(10);
+    const e = randomBytes(0);
+    await dropTree(page, { downloads: { 'a.bin': a, sub: { 'b.bin': b, 'shattered-1.pdf': c, deeper: { 'd.txt': d } }, 'e.empty': e } });
+    await page.waitForFunction(() => document.querySelectorAll('#results .file').length === 5, null, { timeout: 10_000 });
+    await waitAllDone(page);
+    const got = Object.fromEntries((await rows(page)).map((r) => [r.file, r]));
+    assert.deepEqual(Object.keys(got).sort(), ['downloads/a.bin', 'downloads/e.empty', 'downloads/sub/b.bin', 'downloads/sub/deeper/d.txt', 'downloads/sub/shattered-1.pdf']);
+    assert.equal(got['downloads/a.bin'].sha1, sha1(a));
+    assert.equal(got['downloads/sub/b.bin'].sha1, sha1(b));
+    assert.equal(got['downloads/sub/deeper/d.txt'].sha1, sha1(d));
+    assert.equal(got['downloads/e.empty'].sha1, sha1(e));
+    assert.equal(got['downloads/sub/shattered-1.pdf'].status, 'collision');
+    assert.ok(Object.values(got).every((r) => r.status !== 'error'), 'no row for the folder itself, no error');
+    assert.match(await page.locator('#results .file').first().locator('.file-name').textContent(), /^downloads\/a\.bin$/);
+    assert.deepEqual(seen.problems, []);
+    await context.close();
+  });
+
+  it('a picked folder (webkitdirectory): every file, with its relative path', async () => {
+    const dir = join(tmp, 'picked');
+    mkdirSync(join(dir, 'inner'), { recursive: true });
+    const x = randomBytes(5000);
+    const y = randomBytes(100);
+    writeFileSync(join(dir, 'x.bin'), x);
+    writeFileSync(join(dir, 'inner', 'y.bin'), y);
+    const { context, page } = await open();
+    assert.equal(await page.getAttribute('#folder', 'webkitdirectory'), '');
+    await page.setInputFiles('#folder', dir);
+    await waitAllDone(page);
+    const got = Object.fromEntries((await rows(page)).map((r) => [r.file, r.sha1]));
+    assert.deepEqual(got, { 'picked/x.bin': sha1(x), 'picked/inner/y.bin': sha1(y) });
+    await context.close();
+  });
+
+  it('says so where the browser gives no access to a dropped folder', async () => {
+    const { context, page } = await open();
+    // A browser without webkitGetAsEntry: only the unreadable folder File.
+    await page.evaluate(() => {
+      const dt = { types: ['Files'], files: [new File([new Uint8Array(4096)], 'photos')], items: [{ kind: 'file', getAsFile: () => null }] };
+      // Reading it fails the way a folder's File does.
+      const refuse = () => Promise.reject(new DOMException('folder', 'NotReadableError'));
+      Object.defineProperty(dt.files[0], 'slice', { value: () => ({ arrayBuffer: refuse, text: refuse }) });
+      Object.defineProperty(dt.files[0], 'arrayBuffer', { value: refuse });
+      const ev = new DragEvent('drop', { bubbles: true, cancelable: true });
+      Object.defineProperty(ev, 'dataTransfer', { value: dt });
+      document.querySelector('#dropzone').dispatchEvent(ev);
+    });
+    await page.waitForSelector('#drop-note:not([hidden])', { timeout: 5000 });
+    assert.match(await page.textContent('#drop-note'), /folder.*Choose a folder/i);
+    await context.close();
+  });
+});
+
+describe('accessibility', () => {
+  it('keyboard focus stays on the page after Cancel, Cancel all and Clear list', async () => {
+    const { context, page } = await open();
+    // Files big enough to be cancelled while hashed; the workers' cancel is acknowledged.
+    const big = Buffer.alloc(96 * 1024 * 1024, 7);
+    const path = join(tmp, 'big.bin');
+    writeFileSync(path, big);
+    await page.setInputFiles('#files', [path]);
+    await page.waitForFunction(() => Number(document.querySelector('#results .file')?.dataset.progress) > 0, null, { timeout: 20_000, polling: 10 });
+    await page.focus('#results .file button.cancel');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#results .file').dataset.status === 'cancelled', null, { timeout: 10_000 });
+    const afterCancel = await page.evaluate(() => ({ tag: document.activeElement.tagName, id: document.activeElement.id, inRow: !!document.activeElement.closest('.file') }));
+    assert.notEqual(afterCancel.tag, 'BODY', 'focus is not lost after Cancel');
+    assert.ok(afterCancel.inRow, `focus stays on the cancelled file's row: ${JSON.stringify(afterCancel)}`);
+
+    await page.setInputFiles('#files', [path]);
+    await page.waitForFunction(() => !document.querySelector('#cancel-all').disabled, null, { timeout: 20_000 });
+    await page.focus('#cancel-all');
+    await page.keyboard.press('Enter');
+    await waitAllDone(page);
+    await page.waitForFunction(() => document.querySelector('#cancel-all').disabled);
+    assert.notEqual(await page.evaluate(() => document.activeElement.tagName), 'BODY', 'focus is not lost after Cancel all');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'results-heading');
+
+    await page.focus('#clear');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('#results .file').count(), 0);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'pick-files', 'after Clear list, focus goes to the file chooser');
+    await context.close();
+  });
+
+  it('announces the summary at most once per second, and once at the end', async () => {
+    const { context, page } = await open();
+    await page.evaluate(() => {
+      window.__live = [];
+      const t0 = performance.now();
+      const live = [...document.querySelectorAll('[aria-live]')].filter((el) => el.id !== 'announcer' && el.id !== 'groups');
+      for (const el of live) {
+        new MutationObserver(() => window.__live.push({ id: el.id, t: performance.now() - t0, text: el.textContent })).observe(el, { childList: true, characterData: true, subtree: true });
+      }
+    });
+    await dropFiles(page, Array.from({ length: 8 }, (_, i) => ({ name: `f${i}.bin`, bytes: randomBytes(20_000 + i) })));
+    await waitAllDone(page);
+    await page.waitForTimeout(1500);
+    const live = await page.evaluate(() => window.__live);
+    assert.ok(live.length >= 1, 'the summary is announced');
+    for (let i = 1; i < live.length; i++) assert.ok(live[i].t - live[i - 1].t >= 950, `announcements ${JSON.stringify(live)}`);
+    assert.match(live.at(-1).text, /^8 files · 0 collisions · 8 clean$/);
+    assert.ok(live.length <= 3, `${live.length} announcements for 8 files`);
+    // The visible summary is up to date at once.
+    assert.match(await page.textContent('#summary'), /^8 files · 0 collisions · 8 clean$/);
+    await context.close();
+  });
+
+  it('the file chooser is exposed once to assistive technology, each control named', async () => {
+    const { context, page } = await open();
+    const tree = await page.locator('body').ariaSnapshot();
+    // Before: the label read as text "Choose files…", then the file input again.
+    const choosers = tree.split('\n').filter((l) => /Choose files…/.test(l));
+    assert.deepEqual(choosers.map((l) => l.trim()), ['- button "Choose files…"'], tree);
+    const folders = tree.split('\n').filter((l) => /Choose a folder…/.test(l));
+    assert.deepEqual(folders.map((l) => l.trim()), ['- button "Choose a folder…"'], tree);
+    // Every control has an accessible name.
+    assert.doesNotMatch(tree, /- (button|checkbox|textbox)\s*(\[|$)/m);
+    await context.close();
+  });
+
+  for (const scheme of ['light', 'dark']) {
+    it(`axe-core: no serious or critical violations, ${scheme}, empty and with results`, async () => {
+      const { context, page } = await open({ colorScheme: scheme, bypassCSP: true });
+      const audit = async (what) => {
+        await page.evaluate(AXE);
+        const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+        const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(' | ')}`), [], `${scheme}, ${what}`);
+      };
+      await audit('empty page');
+      await dropFiles(page, [
+        { name: 'clean.bin', bytes: randomBytes(1000) },
+        { name: 'shattered-1.pdf', bytes: readFileSync(join(DATA, 'shattered-1.pdf')) },
+        { name: 'shattered-2.pdf', bytes: readFileSync(join(DATA, 'shattered-2.pdf')) },
+      ]);
+      await waitAllDone(page);
+      // A cancelled file and an error too: every badge.
+      await page.evaluate(() => {
+        const tpl = document.querySelector('#results .file');
+        for (const status of ['cancelled', 'error']) {
+          const row = tpl.cloneNode(true);
+          row.id = `extra-${status}`;
+          row.dataset.status = status;
+          row.querySelector('.verdict').textContent = status;
+          row.querySelector('.file-name').id = `extra-${status}-name`;
+          row.setAttribute('aria-labelledby', `extra-${status}-name`);
+          for (const b of row.querySelectorAll('button')) b.remove();
+          document.querySelector('#results').append(row);
+        }
+      });
+      await audit('results');
+      await context.close();
+    });
+  }
+});
+
+describe('offline', () => {
+  it('reloads and checks files with the network off, after one visit', async () => {
+    const { context, page, seen } = await open();
+    // The service worker has cached the page's files and controls the page.
+    await page.evaluate(() => Promise.race([navigator.serviceWorker.ready, new Promise((_, no) => setTimeout(() => no(new Error('no service worker')), 10_000))]));
+    await page.reload();
+    await page.waitForSelector('#engine.ok');
+    assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page');
+    await context.setOffline(true);
+    try {
+      await page.reload();
+      await page.waitForSelector('#engine.ok', { timeout: 15_000 });
+      const bytes = randomBytes(5000);
+      await dropFiles(page, [{ name: 'offline.bin', bytes }, { name: 'shattered-2.pdf', bytes: readFileSync(join(DATA, 'shattered-2.pdf')) }]);
+      await waitAllDone(page);
+      const got = await rows(page);
+      assert.equal(got[0].sha1, sha1(bytes));
+      assert.equal(got[1].output, manifest('shattered-2.pdf').sha1dc_output_hex);
+    } finally {
+      await context.setOffline(false);
+    }
+    // What the service worker asked for: the page's own files only.
+    assert.deepEqual(seen.foreign, []);
+    await context.close();
+  });
+});

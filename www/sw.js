@@ -1,0 +1,57 @@
+// Service worker: keeps a copy of the page's own files so that it loads, and checks files,
+// without a network (reload included) after one visit. Only this site's files are cached;
+// nothing else is fetched. Network first: online, every load gets the current files (and
+// refreshes the copy); offline, the copy serves. VERSION names the cache: change it when FILES
+// changes, and the next visit replaces the old cache.
+
+const VERSION = 'sha1dc-checker-v1';
+const FILES = [
+  './',
+  'index.html',
+  'style.css',
+  'app.js',
+  'format.js',
+  'pool.js',
+  'render.js',
+  'groups.js',
+  'folders.js',
+  'worker.js',
+  'pkg/index.mjs',
+  'pkg/core.mjs',
+  'pkg/wasm/sha1dc_wasm.js',
+  'pkg/wasm/sha1dc_wasm_bg.wasm',
+];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(VERSION);
+    await cache.addAll(FILES.map((f) => new Request(new URL(f, self.registration.scope), { cache: 'no-cache' })));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) {
+      if (key.startsWith('sha1dc-checker-') && key !== VERSION) await caches.delete(key);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith((async () => {
+    const cache = await caches.open(VERSION);
+    try {
+      const response = await fetch(request);
+      if (response.ok && response.type === 'basic') await cache.put(request, response.clone());
+      return response;
+    } catch (err) {
+      const copy = await cache.match(request, { ignoreVary: true });
+      if (copy) return copy;
+      throw err;
+    }
+  })());
+});
