@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Tests the collision checker page (www/) in headless Chromium with playwright-core.
+# Tests the collision checker page (www/) in headless Chromium with playwright-core: verdicts,
+# folders, expected hashes, export, offline reload (service worker), keyboard focus, axe-core
+# accessibility audits in light and dark, a large file's speed and memory, 1,000 small files.
 # Installs what is missing (Debian's chromium, the test's npm packages), builds the npm
 # package, copies it into www/pkg, and runs tests/browser/*.test.mjs with `node --test`.
 #   scripts/test-browser.sh              everything
@@ -13,8 +15,8 @@ parse_build_args test-browser "$@"
 install_chromium
 command -v node >/dev/null || scripts/setup.sh wasm # Node, and the wasm toolchain build-pkg.sh needs
 
-if [ ! -d tests/browser/node_modules/playwright-core ]; then
-  say "npm ci in tests/browser (playwright-core; never a browser download)"
+if [ ! -d tests/browser/node_modules/playwright-core ] || [ ! -d tests/browser/node_modules/axe-core ]; then
+  say "npm ci in tests/browser (playwright-core, axe-core; never a browser download)"
   (cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi
 

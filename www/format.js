@@ -220,16 +220,19 @@ export function expectedStatusText(parsed, empty) {
   return `${parts.join(', ')}.`;
 }
 
-/** The expected hash for a file at `path`, or null: the same path, else the same file name. */
+/**
+ * The expected hash for a file at `path`, or null: the same path, else the one listed path that
+ * ends the other, else the one listed file of the same name (two candidates: none is chosen).
+ */
 export function expectedFor(parsed, path) {
   const p = normalizePath(path);
   if (parsed.named.has(p)) return parsed.named.get(p);
-  for (const [name, hex] of parsed.named) {
-    if (p.endsWith(`/${name}`) || name.endsWith(`/${p}`)) return hex;
-  }
-  const base = p.slice(p.lastIndexOf('/') + 1);
-  const same = [...parsed.named].filter(([name]) => name.slice(name.lastIndexOf('/') + 1) === base);
-  return same.length === 1 ? same[0][1] : null;
+  const one = (list) => (list.length === 1 ? list[0][1] : null);
+  const named = [...parsed.named];
+  const ends = named.filter(([name]) => p.endsWith(`/${name}`) || name.endsWith(`/${p}`));
+  if (ends.length) return one(ends);
+  const base = (s) => s.slice(s.lastIndexOf('/') + 1);
+  return one(named.filter(([name]) => base(name) === base(p)));
 }
 
 /**

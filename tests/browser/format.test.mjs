@@ -100,3 +100,71 @@ describe('format.js', () => {
     assert.match(f.groupWhy(false)[1], /^\. A system that trusts SHA-1/);
   });
 });
+
+describe('format.js: expected hashes and export', () => {
+  const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
+  const EMPTY = 'da39a3ee5e6b4b0d3255bfef95601890afd80709';
+  const clean = { hex: ABC, sha1: ABC, collision: null };
+  const forged = { hex: '16e96b70000dd1e7c85b8368ee197754400e58ec', sha1: '38762cf7f55934b34d179ae6a4c80cadccbb7f0a', collision: { offset: 256, block: 4, dv: 'II(52,0)', count: 1 } };
+
+  it('reads sha1sum, sha1dcsum, BSD lines and hashes alone; counts what it did not understand', () => {
+    const p = f.parseExpected([
+      `${ABC}  ./dir/abc.txt`,
+      `${EMPTY} *empty.bin`,
+      `${forged.hex} *coll* shattered-1.pdf`,
+      `SHA1 (win\\path.exe) = ${ABC.toUpperCase()}`,
+      `  ${EMPTY.toUpperCase()}  `,
+      '# a comment',
+      '',
+      'nonsense',
+      `${ABC.slice(1)}  short.bin`,
+    ].join('\r\n'));
+    assert.deepEqual([...p.named], [['dir/abc.txt', ABC], ['empty.bin', EMPTY], ['shattered-1.pdf', forged.hex], ['win/path.exe', ABC]]);
+    assert.deepEqual([...p.bare], [EMPTY]);
+    assert.equal(p.lines, 5);
+    assert.equal(p.bad, 2);
+    assert.equal(f.expectedStatusText(p), '4 hashes with a file name, 1 hash for any file, 2 lines not understood.');
+    assert.equal(f.expectedStatusText(f.parseExpected('x')), 'No SHA-1 found: paste 40 hexadecimal digits, or lines of sha1sum output.');
+    assert.equal(f.expectedStatusText(null, true), '');
+  });
+
+  it('finds a file by its path, the end of its path, or its name alone', () => {
+    const p = f.parseExpected(`${ABC}  dir/abc.txt\n${EMPTY}  other/abc.txt\n${EMPTY}  unique.bin`);
+    assert.equal(f.expectedFor(p, 'dir/abc.txt'), ABC);
+    assert.equal(f.expectedFor(p, 'downloads/dir/abc.txt'), ABC);
+    assert.equal(f.expectedFor(p, 'unique.bin'), EMPTY);
+    assert.equal(f.expectedFor(p, 'folder/unique.bin'), EMPTY);
+    assert.equal(f.expectedFor(p, 'abc.txt'), null, 'two candidates by name: none chosen');
+    assert.equal(f.expectedFor(p, 'missing.bin'), null);
+  });
+
+  it('compares: match, mismatch, not listed; a collision never matches', () => {
+    const named = f.parseExpected(`${ABC}  a.bin\n${forged.sha1}  s.pdf\n${forged.hex}  t.pdf`);
+    assert.deepEqual(f.compareExpected(named, 'a.bin', clean), { match: 'match', text: 'Match' });
+    assert.deepEqual(f.compareExpected(named, 'a.bin', { ...clean, hex: EMPTY, sha1: EMPTY }), { match: 'mismatch', text: 'Mismatch' });
+    assert.deepEqual(f.compareExpected(named, 'zzz.bin', clean), { match: 'unlisted', text: 'Not in the list' });
+    // The forged file has the expected SHA-1 (its twin's too), or the expected safe hash: still a collision.
+    assert.equal(f.compareExpected(named, 's.pdf', forged).match, 'collision');
+    assert.equal(f.compareExpected(named, 't.pdf', forged).match, 'collision');
+    assert.deepEqual(f.compareExpected(f.parseExpected(EMPTY), 'x', forged), { match: 'collision', text: 'Collision: no match' });
+    const bare = f.parseExpected(`${ABC}\n${EMPTY}`);
+    assert.equal(f.compareExpected(bare, 'anything', clean).match, 'match');
+    assert.equal(f.compareExpected(null, 'a.bin', clean), null);
+    assert.equal(f.compareExpected(f.parseExpected('junk'), 'a.bin', clean), null);
+  });
+
+  it('exports sha1dcsum lines and --json fields', () => {
+    const files = [{ name: 'a.bin', result: clean }, { name: 'dir/s.pdf', result: forged }];
+    assert.equal(f.exportText(files), `${ABC}  a.bin\n${forged.hex} *coll* dir/s.pdf\n`);
+    assert.deepEqual(JSON.parse(f.exportJson(files)), [
+      { file: 'a.bin', sha1: ABC, output: ABC, collision: null },
+      { file: 'dir/s.pdf', sha1: forged.sha1, output: forged.hex, collision: forged.collision },
+    ]);
+    assert.equal(f.exportText([]), '');
+  });
+
+  it('says when a folder was refused', () => {
+    assert.match(f.folderRefusedText(['photos']), /no access to the folder "photos".*Choose a folder…/);
+    assert.match(f.folderRefusedText(['a', 'b']), /the folders "a", "b"/);
+  });
+});

@@ -4,12 +4,13 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { readFileSync, mkdtempSync, mkdirSync, writeFileSync, rmSync, existsSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATA, launch, serve, watch, rows, waitAllDone, dropFiles, manifest, sha1 } from './helpers.mjs';
+import { ROOT, DATA, launch, serve, watch, rows, waitAllDone, dropFiles, manifest, sha1 } from './helpers.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -217,12 +218,18 @@ describe('accessibility', () => {
         assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(' | ')}`), [], `${scheme}, ${what}`);
       };
       await audit('empty page');
+      const cleanBytes = randomBytes(1000);
       await dropFiles(page, [
-        { name: 'clean.bin', bytes: randomBytes(1000) },
+        { name: 'clean.bin', bytes: cleanBytes },
+        { name: 'other.bin', bytes: randomBytes(1000) },
         { name: 'shattered-1.pdf', bytes: readFileSync(join(DATA, 'shattered-1.pdf')) },
         { name: 'shattered-2.pdf', bytes: readFileSync(join(DATA, 'shattered-2.pdf')) },
       ]);
       await waitAllDone(page);
+      // Match, mismatch and collision badges, and the expected-hash box open.
+      await page.click('#expected-box summary');
+      await page.fill('#expected', sha1(cleanBytes));
+      await page.waitForSelector('#results .file[data-match="match"]');
       // A cancelled file and an error too: every badge.
       await page.evaluate(() => {
         const tpl = document.querySelector('#results .file');
@@ -265,6 +272,103 @@ describe('offline', () => {
       await context.setOffline(false);
     }
     // What the service worker asked for: the page's own files only.
+    assert.deepEqual(seen.foreign, []);
+    await context.close();
+  });
+});
+
+describe('expected hashes', () => {
+  it('shows Match or Mismatch beside each verdict; a collision is never a plain match', async () => {
+    const { context, page } = await open();
+    const a = randomBytes(3000);
+    const b = randomBytes(4000);
+    const shattered = readFileSync(join(DATA, 'shattered-1.pdf'));
+    await dropFiles(page, [{ name: 'a.bin', bytes: a }, { name: 'b.bin', bytes: b }, { name: 'shattered-1.pdf', bytes: shattered }]);
+    await waitAllDone(page);
+    const matches = () => page.$$eval('#results .file', (els) => Object.fromEntries(els.map((el) => [el.dataset.file, [el.dataset.match ?? null, el.querySelector('.match').hidden ? '' : el.querySelector('.match').textContent]])));
+    const paste = async (text) => {
+      await page.fill('#expected', text);
+      await page.waitForFunction((t) => document.querySelector('#expected').value === t, text);
+      await page.waitForTimeout(400);
+    };
+    await page.click('#expected-box summary');
+    // A checksum file: sha1sum lines, a sha1dcsum line with its *coll* marker, the plain SHA-1 of
+    // the forged PDF (the one its twin shares).
+    await paste(`${sha1(a)}  ./a.bin\n${'0'.repeat(40)} *b.bin\n${manifest('shattered-1.pdf').sha1_plain_hex}  shattered-1.pdf\n`);
+    assert.deepEqual(await matches(), {
+      'a.bin': ['match', 'Match'],
+      'b.bin': ['mismatch', 'Mismatch'],
+      'shattered-1.pdf': ['collision', 'Collision: the expected SHA-1, but forged'],
+    });
+    assert.match(await page.textContent('#expected-status'), /^3 hashes with a file name\.$/);
+    // A hash alone is compared with every file; a file that comes later is compared when done.
+    await paste(sha1(b).toUpperCase());
+    assert.deepEqual(await matches(), {
+      'a.bin': ['mismatch', 'Mismatch'],
+      'b.bin': ['match', 'Match'],
+      'shattered-1.pdf': ['collision', 'Collision: no match'],
+    });
+    await dropFiles(page, [{ name: 'later.bin', bytes: b }]);
+    await waitAllDone(page);
+    assert.deepEqual((await matches())['later.bin'], ['match', 'Match']);
+    // A list with names leaves the others "Not in the list"; nonsense says so; empty clears.
+    await paste(`SHA1 (a.bin) = ${sha1(a)}`);
+    assert.deepEqual((await matches())['b.bin'], ['unlisted', 'Not in the list']);
+    await paste('not a hash');
+    assert.match(await page.textContent('#expected-status'), /No SHA-1 found/);
+    await paste('');
+    assert.ok(Object.values(await matches()).every(([m]) => m === null));
+    await context.close();
+  });
+});
+
+/** The Rust sha1dcsum, when it is built (the native tests build it). */
+function rustSha1dcsum() {
+  const target = process.env.CARGO_TARGET_DIR || join(ROOT, 'target');
+  const built = ['release', 'debug'].map((p) => join(target, p, 'sha1dcsum')).filter(existsSync);
+  return built.sort((x, y) => statSync(y).mtimeMs - statSync(x).mtimeMs)[0] ?? null;
+}
+
+describe('export', () => {
+  it('saves sha1dcsum text and --json fields, made in the page, equal to sha1dcsum on the same files', async (t) => {
+    const { context, page, seen } = await open({ acceptDownloads: true });
+    const dir = join(tmp, 'export');
+    mkdirSync(dir, { recursive: true });
+    const files = [
+      { name: 'clean.bin', bytes: randomBytes(2000) },
+      { name: 'shattered-2.pdf', bytes: readFileSync(join(DATA, 'shattered-2.pdf')) },
+      { name: 'sha-mbles-1.bin', bytes: readFileSync(join(DATA, 'sha-mbles-1.bin')) },
+    ];
+    for (const f of files) writeFileSync(join(dir, f.name), f.bytes);
+    assert.ok(await page.isDisabled('#export-text'), 'nothing to save yet');
+    await dropFiles(page, files);
+    await waitAllDone(page);
+    const save = async (button) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+      assert.match(download.url(), /^blob:/, 'made in the page');
+      return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+    };
+    const text = await save('#export-text');
+    const json = await save('#export-json');
+    assert.equal(text.name, 'sha1dc-results.txt');
+    assert.equal(json.name, 'sha1dc-results.json');
+    const want = files.map((f) => (f.name === 'clean.bin'
+      ? `${sha1(f.bytes)}  clean.bin\n`
+      : `${manifest(f.name).sha1dc_output_hex} *coll* ${f.name}\n`)).join('');
+    assert.equal(text.text, want);
+    const list = JSON.parse(json.text);
+    assert.deepEqual(list.map((o) => Object.keys(o)), files.map(() => ['file', 'sha1', 'output', 'collision']));
+    assert.deepEqual(list[1].collision, { offset: 256, block: 4, dv: 'II(52,0)', count: 1 });
+    const rust = rustSha1dcsum();
+    if (rust) {
+      const names = files.map((f) => f.name);
+      const r = spawnSync(rust, names, { cwd: dir, encoding: 'utf8' });
+      assert.equal(text.text, r.stdout, 'the text export is what sha1dcsum prints');
+      const lines = spawnSync(rust, ['--json', ...names], { cwd: dir, encoding: 'utf8' }).stdout.trim().split('\n');
+      assert.deepEqual(list, lines.map((l) => JSON.parse(l)), 'the JSON export has sha1dcsum --json fields and values');
+    } else {
+      t.diagnostic('sha1dcsum is not built: compared with the known values only');
+    }
     assert.deepEqual(seen.foreign, []);
     await context.close();
   });
