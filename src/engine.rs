@@ -34,15 +34,71 @@ struct Flagged {
     count: u64,
 }
 
+/// What detection keeps of one message besides its output chain: the plain
+/// SHA-1 chain once the two part, and the flagged blocks. Shared by the
+/// streaming engine and the batch path (src/many), so both report alike.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Detection {
+    /// The plain SHA-1 chain, kept apart only once a collision made the
+    /// output chain differ from it (safe hash on).
+    pub sha1_chain: Option<[u32; 5]>,
+    flagged: Option<Flagged>,
+}
+
+impl Detection {
+    /// Block number `index`, already compressed into the output `chain`,
+    /// is half of a collision on DV `dv`: records it and applies the safe
+    /// hash (the block compressed twice more). True when this made the
+    /// output chain part from the plain SHA-1 chain, which then continues
+    /// from here on its own.
+    pub(crate) fn on_collision(
+        &mut self,
+        config: &Config,
+        chain: &mut [u32; 5],
+        block: &Block,
+        index: u64,
+        dv: usize,
+    ) -> bool {
+        let flagged = self.flagged.get_or_insert(Flagged {
+            first_block: index,
+            first_dv: dv,
+            count: 0,
+        });
+        flagged.count += 1;
+        if !config.safe_hash {
+            return false;
+        }
+        let parted = self.sha1_chain.is_none();
+        if parted {
+            self.sha1_chain = Some(*chain);
+        }
+        let w = expand(block);
+        compress_expanded(chain, &w);
+        compress_expanded(chain, &w);
+        parted
+    }
+
+    /// The report for the message whose output chain ends at `chain`.
+    pub(crate) fn outcome(&self, chain: &[u32; 5]) -> Outcome {
+        Outcome {
+            digest: Digest::from_state(chain),
+            sha1: Digest::from_state(self.sha1_chain.as_ref().unwrap_or(chain)),
+            collision: self.flagged.map(|f| Collision {
+                block: f.first_block,
+                dv: DisturbanceVector::from_index(f.first_dv),
+                count: f.count,
+            }),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct Engine {
     config: Config,
     backend: &'static Backend,
     /// The output chain: the safe chain once a collision changed it.
     chain: [u32; 5],
-    /// The plain SHA-1 chain, kept apart only once a collision made the
-    /// output chain differ from it (safe hash on).
-    sha1_chain: Option<[u32; 5]>,
+    detection: Detection,
     buf: Block,
     buf_len: usize,
     /// The last whole block added, not processed yet: it goes with the
@@ -54,7 +110,6 @@ pub(crate) struct Engine {
     len: u64,
     /// Whole blocks processed so far.
     blocks: u64,
-    flagged: Option<Flagged>,
 }
 
 impl Engine {
@@ -63,13 +118,12 @@ impl Engine {
             config,
             backend,
             chain: IV,
-            sha1_chain: None,
+            detection: Detection::default(),
             buf: [0; 64],
             buf_len: 0,
             held: None,
             len: 0,
             blocks: 0,
-            flagged: None,
         }
     }
 
@@ -133,15 +187,7 @@ impl Engine {
         last[n..n + count].copy_from_slice(&pad[..count]);
         self.process(&last[..n + count]);
         self.buf_len = 0;
-        Outcome {
-            digest: Digest::from_state(&self.chain),
-            sha1: Digest::from_state(self.sha1_chain.as_ref().unwrap_or(&self.chain)),
-            collision: self.flagged.map(|f| Collision {
-                block: f.first_block,
-                dv: DisturbanceVector::from_index(f.first_dv),
-                count: f.count,
-            }),
-        }
+        self.detection.outcome(&self.chain)
     }
 
     /// Compresses whole blocks into the chain(s), detecting collisions.
@@ -155,7 +201,7 @@ impl Engine {
         // chains part in this call, for the blocks after it.
         let mut rest = blocks;
         while !rest.is_empty() {
-            if let Some(sha1_chain) = &mut self.sha1_chain {
+            if let Some(sha1_chain) = &mut self.detection.sha1_chain {
                 (self.backend.compress)(sha1_chain, rest);
             }
             rest = match &self.backend.fused {
@@ -263,28 +309,9 @@ impl Engine {
         (self.backend.compress_flagged)(chain, block, candidates)
     }
 
-    /// The rare path: block number `index`, already compressed into the
-    /// output chain, is half of a collision on DV `dv`. Records it and
-    /// applies the safe hash (the block compressed twice more). True when
-    /// this made the output chain part from the plain SHA-1 chain, which
-    /// then continues from here on its own.
+    /// The rare path: see [`Detection::on_collision`].
     fn on_collision(&mut self, block: &Block, index: u64, dv: usize) -> bool {
-        let flagged = self.flagged.get_or_insert(Flagged {
-            first_block: index,
-            first_dv: dv,
-            count: 0,
-        });
-        flagged.count += 1;
-        if !self.config.safe_hash {
-            return false;
-        }
-        let parted = self.sha1_chain.is_none();
-        if parted {
-            self.sha1_chain = Some(self.chain);
-        }
-        let w = expand(block);
-        compress_expanded(&mut self.chain, &w);
-        compress_expanded(&mut self.chain, &w);
-        parted
+        self.detection
+            .on_collision(&self.config, &mut self.chain, block, index, dv)
     }
 }

@@ -58,14 +58,20 @@ impl fmt::Display for ObjectKind {
 }
 
 /// `<type> <len>\0` in a stack buffer (at most `commit ` + 20 digits + NUL).
-#[derive(Clone, Copy)]
-struct Header {
-    bytes: [u8; 28],
-    len: u8,
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Header {
+    pub(crate) bytes: [u8; 28],
+    pub(crate) len: u8,
 }
 
 impl Header {
-    fn new(kind: ObjectKind, content_len: u64) -> Header {
+    /// No header (a plain message in a batch, src/many).
+    pub(crate) const EMPTY: Header = Header {
+        bytes: [0; 28],
+        len: 0,
+    };
+
+    pub(crate) fn new(kind: ObjectKind, content_len: u64) -> Header {
         let mut bytes = [0u8; 28];
         let name = kind.name().as_bytes();
         bytes[..name.len()].copy_from_slice(name);
@@ -94,7 +100,7 @@ impl Header {
         }
     }
 
-    fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
     }
 }
@@ -202,6 +208,15 @@ pub struct ObjectOutcome {
 }
 
 impl ObjectOutcome {
+    /// The outcome of an object whose header is `header_len` bytes (the
+    /// batch form, src/many).
+    pub(crate) fn from_parts(outcome: Outcome, header_len: u64) -> Self {
+        ObjectOutcome {
+            outcome,
+            header_len,
+        }
+    }
+
     /// The object id: the SHA-1 of header and content, or the safe hash when
     /// a collision was detected and safe hashing is on. (Git itself refuses
     /// an object in which its sha1dc detects a collision.)

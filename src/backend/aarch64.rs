@@ -9,10 +9,18 @@ use super::Backend;
 #[cfg(target_endian = "little")]
 mod little {
     use super::Backend;
+    use crate::Outcome;
     use crate::block::Block;
     use crate::compress::{aarch64_sha, portable};
+    use crate::engine::Config;
     use crate::filter::neon;
+    use crate::many::{self, Messages};
     use crate::recompress::{self, Candidates};
+
+    fn many_neon(b: &'static Backend, c: Config, m: Messages<'_, '_>, o: &mut [Outcome]) {
+        // SAFETY: NEON is part of aarch64.
+        unsafe { many::hash_lanes::<core::arch::aarch64::uint32x4_t>(b, c, m, o) }
+    }
 
     // cpufeatures' "sha2" is Linux's HWCAP_SHA2, Rust's `sha2` target
     // feature, which covers the SHA-1 instructions too; no CPU has SHA-256
@@ -37,6 +45,7 @@ mod little {
             filter: neon::masks,
             compress_flagged: armv8_sha_flagged,
             fused: None,
+            hash_many: many_neon,
         },
         Backend {
             name: "neon",
@@ -45,6 +54,7 @@ mod little {
             filter: neon::masks,
             compress_flagged: recompress::compress_flagged,
             fused: None,
+            hash_many: many_neon,
         },
     ];
 }

@@ -16,7 +16,10 @@
 
 use core::fmt;
 
+use crate::Outcome;
 use crate::block::Block;
+use crate::engine::Config;
+use crate::many::{self, Messages};
 use crate::{compress, filter, recompress};
 
 /// Everything a backend is: how it compresses, filters and checks blocks.
@@ -39,7 +42,13 @@ pub(crate) struct Backend {
     pub compress_flagged: recompress::CompressFlagged,
     /// Compression and filtering in one pass, where the backend has one.
     pub fused: Option<Fused>,
+    /// Many messages at once, one per vector lane (src/many).
+    pub hash_many: HashMany,
 }
+
+/// `(backend, config, messages, out)`: the outcome of every message into
+/// `out`, in order; see [`many::hash_lanes`].
+pub(crate) type HashMany = fn(&'static Backend, Config, Messages<'_, '_>, &mut [Outcome]);
 
 /// One call of a fused pass: compresses the `lanes` blocks of `blocks` into
 /// `chain`, writing the chaining value before each to `chains_in`, while it
@@ -98,6 +107,7 @@ static PORTABLE: Backend = Backend {
     filter: filter::swar::masks,
     compress_flagged: recompress::compress_flagged,
     fused: None,
+    hash_many: many::hash_many_portable,
 };
 
 /// Every backend this build knows, fastest first; `portable` is last.

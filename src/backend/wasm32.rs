@@ -16,7 +16,19 @@ pub(super) static BACKENDS: &[Backend] = &[Backend {
     filter: crate::filter::simd128::masks,
     compress_flagged: crate::recompress::compress_flagged,
     fused: None,
+    hash_many: many_simd128,
 }];
+
+#[cfg(target_feature = "simd128")]
+fn many_simd128(
+    b: &'static Backend,
+    c: crate::engine::Config,
+    m: crate::many::Messages<'_, '_>,
+    o: &mut [crate::Outcome],
+) {
+    // SAFETY: the module is built with simd128 (this item's cfg).
+    unsafe { crate::many::hash_lanes::<core::arch::wasm32::v128>(b, c, m, o) }
+}
 
 #[cfg(not(target_feature = "simd128"))]
 pub(super) static BACKENDS: &[Backend] = &[];

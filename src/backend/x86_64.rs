@@ -4,12 +4,15 @@
 //! portable compressor with each filter (CPUs without SHA-NI). SSE2 is part
 //! of x86-64, so the portable backend is only ever chosen when forced.
 
-use core::arch::x86_64::__m128i;
+use core::arch::x86_64::{__m128i, __m256i, __m512i};
 
 use super::{Backend, Fused, FusedGroup};
+use crate::Outcome;
 use crate::block::Block;
 use crate::compress::{portable, x86_sha};
+use crate::engine::Config;
 use crate::filter::{avx2, avx512, sse2};
+use crate::many::{self, Messages};
 use crate::recompress::{self, Candidates};
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
@@ -45,6 +48,25 @@ unsafe fn sha_ni_sse2_group(g: FusedGroup<'_>) {
     unsafe { crate::fused::x86_sha::compress_filter::<__m128i, 4>(g) }
 }
 
+/// The batch form of each vector width (src/many), under its features.
+macro_rules! hash_many {
+    ($name:ident, $inner:ident, $v:ty, $features:literal) => {
+        #[target_feature(enable = $features)]
+        unsafe fn $inner(b: &'static Backend, c: Config, m: Messages<'_, '_>, o: &mut [Outcome]) {
+            // SAFETY: the caller checked the features.
+            unsafe { many::hash_lanes::<$v>(b, c, m, o) }
+        }
+
+        fn $name(b: &'static Backend, c: Config, m: Messages<'_, '_>, o: &mut [Outcome]) {
+            // SAFETY: the backend checked the features.
+            unsafe { $inner(b, c, m, o) }
+        }
+    };
+}
+hash_many!(many_avx512, many_avx512_inner, __m512i, "avx512f,avx512bw");
+hash_many!(many_avx2, many_avx2_inner, __m256i, "avx2");
+hash_many!(many_sse2, many_sse2_inner, __m128i, "sse2");
+
 fn sha_ni_sse2_fused(g: FusedGroup<'_>) {
     // SAFETY: the backend checked SHA-NI.
     unsafe { sha_ni_sse2_group(g) }
@@ -61,6 +83,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: avx512_filter,
         compress_flagged: sha_ni_flagged,
         fused: None,
+        hash_many: many_avx512,
     },
     Backend {
         name: "sha-ni+avx2",
@@ -69,6 +92,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: avx2_filter,
         compress_flagged: sha_ni_flagged,
         fused: None,
+        hash_many: many_avx2,
     },
     Backend {
         name: "sha-ni+sse2",
@@ -80,6 +104,7 @@ pub(super) static BACKENDS: &[Backend] = &[
             lanes: 4,
             run: sha_ni_sse2_fused,
         }),
+        hash_many: many_sse2,
     },
     Backend {
         name: "avx512",
@@ -88,6 +113,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: avx512_filter,
         compress_flagged: recompress::compress_flagged,
         fused: None,
+        hash_many: many_avx512,
     },
     Backend {
         name: "avx2",
@@ -96,6 +122,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: avx2_filter,
         compress_flagged: recompress::compress_flagged,
         fused: None,
+        hash_many: many_avx2,
     },
     Backend {
         name: "sse2",
@@ -104,5 +131,6 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: sse2::masks,
         compress_flagged: recompress::compress_flagged,
         fused: None,
+        hash_many: many_sse2,
     },
 ];

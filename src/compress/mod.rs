@@ -18,7 +18,7 @@ pub(crate) const IV: [u32; 5] = [
 
 pub(crate) use crate::block::{Block, expand};
 
-const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
+pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 
 /// The working state `a, b, c, d, e` before some step.
 pub(crate) type State = [u32; 5];

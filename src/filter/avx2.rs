@@ -117,6 +117,17 @@ impl Lanes for __m256i {
         // SAFETY: the caller checked AVX2 (see `Lanes`); `out` was cut to the vector length first and the store takes any alignment.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self) }
     }
+    #[inline(always)]
+    unsafe fn load(src: &[u32]) -> Self {
+        let src = &src[..8];
+        // SAFETY: the caller checked AVX2 (see `Lanes`); `src` was cut to the vector length first and the load takes any alignment.
+        unsafe { _mm256_loadu_si256(src.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
+        unsafe { _mm256_add_epi32(self, o) }
+    }
 }
 
 /// DV masks of `blocks`, eight at a time.

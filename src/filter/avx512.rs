@@ -133,6 +133,44 @@ impl Lanes for __m512i {
         // first and the store takes any alignment.
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self) }
     }
+    #[inline(always)]
+    unsafe fn load(src: &[u32]) -> Self {
+        let src = &src[..16];
+        // SAFETY: see the module docs; `src` was cut to the vector length
+        // first and the load takes any alignment.
+        unsafe { _mm512_loadu_si512(src.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_add_epi32(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn rotl5(self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_rol_epi32::<5>(self) }
+    }
+    #[inline(always)]
+    unsafe fn rotl30(self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_rol_epi32::<30>(self) }
+    }
+    #[inline(always)]
+    unsafe fn choose(b: Self, c: Self, d: Self) -> Self {
+        // b ? c : d.
+        // SAFETY: see the module docs.
+        unsafe { _mm512_ternarylogic_epi32::<0xca>(b, c, d) }
+    }
+    #[inline(always)]
+    unsafe fn parity(b: Self, c: Self, d: Self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_ternarylogic_epi32::<0x96>(b, c, d) }
+    }
+    #[inline(always)]
+    unsafe fn majority(b: Self, c: Self, d: Self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_ternarylogic_epi32::<0xe8>(b, c, d) }
+    }
 }
 
 /// DV masks of `blocks`, sixteen at a time; a remainder of up to four
@@ -241,5 +279,15 @@ impl Lanes for Vl128 {
     unsafe fn store(self, out: &mut [u32]) {
         // SAFETY: SSE2's store.
         unsafe { self.0.store(out) }
+    }
+    #[inline(always)]
+    unsafe fn load(src: &[u32]) -> Self {
+        // SAFETY: SSE2's load.
+        Vl128(unsafe { <__m128i as Lanes>::load(src) })
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_add_epi32(self.0, o.0) })
     }
 }

@@ -56,6 +56,10 @@ pub(crate) trait Lanes: Copy {
     unsafe fn load16(blocks: &[Block]) -> [Self; 16];
     /// Writes the `LANES` lanes to `out[..LANES]`.
     unsafe fn store(self, out: &mut [u32]);
+    /// The `LANES` words of `src[..LANES]`, one per lane.
+    unsafe fn load(src: &[u32]) -> Self;
+    /// Lane-wise wrapping `a + b` (the multi-buffer compression, src/many).
+    unsafe fn add(self, o: Self) -> Self;
     /// Lane-wise shift left by `N` when only the top bit of each lane is
     /// read afterwards (the conditions): a form may leave the lower bits
     /// dirty if that is cheaper.
@@ -76,6 +80,36 @@ pub(crate) trait Lanes: Copy {
             let x = a.xor(b).xor(c).xor(d);
             x.shl::<1>().or(x.shr::<31>())
         }
+    }
+    /// Lane-wise rotate left by 5.
+    #[inline(always)]
+    unsafe fn rotl5(self) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe { self.shl::<5>().or(self.shr::<27>()) }
+    }
+    /// Lane-wise rotate left by 30.
+    #[inline(always)]
+    unsafe fn rotl30(self) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe { self.shl::<30>().or(self.shr::<2>()) }
+    }
+    /// SHA-1's choice, `(b & c) | (!b & d)`, as `d ^ (b & (c ^ d))`.
+    #[inline(always)]
+    unsafe fn choose(b: Self, c: Self, d: Self) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe { d.xor(b.and(c.xor(d))) }
+    }
+    /// SHA-1's parity, `b ^ c ^ d`.
+    #[inline(always)]
+    unsafe fn parity(b: Self, c: Self, d: Self) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe { b.xor(c).xor(d) }
+    }
+    /// SHA-1's majority, `(b & c) | (d & (b | c))`.
+    #[inline(always)]
+    unsafe fn majority(b: Self, c: Self, d: Self) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe { b.and(c).or(d.and(b.or(c))) }
     }
     /// `self | (a ^ b)`.
     #[inline(always)]

@@ -82,6 +82,17 @@ impl Lanes for uint32x4_t {
         // SAFETY: NEON is part of aarch64.
         unsafe { vst1q_u32(out.as_mut_ptr(), self) }
     }
+    #[inline(always)]
+    unsafe fn load(src: &[u32]) -> Self {
+        let src = &src[..4];
+        // SAFETY: NEON is part of aarch64; `src` was cut to the vector length first.
+        unsafe { vld1q_u32(src.as_ptr()) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: NEON is part of aarch64.
+        unsafe { vaddq_u32(self, o) }
+    }
 }
 
 /// DV masks of `blocks`, four at a time.

@@ -45,6 +45,14 @@ impl Lanes for u32 {
     unsafe fn store(self, out: &mut [u32]) {
         out[0] = self;
     }
+    #[inline(always)]
+    unsafe fn load(src: &[u32]) -> Self {
+        src[0]
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        self.wrapping_add(o)
+    }
 }
 
 /// DV masks of `blocks`, one block at a time: the plainest form, kept as a

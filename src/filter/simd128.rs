@@ -7,8 +7,8 @@
 #![cfg(target_feature = "simd128")]
 
 use core::arch::wasm32::{
-    i8x16_shuffle, i32x4_shr, i32x4_shuffle, u32x4_extract_lane, u32x4_shl, u32x4_shr, u32x4_splat,
-    v128, v128_and, v128_andnot, v128_load, v128_or, v128_xor,
+    i8x16_shuffle, i32x4_shr, i32x4_shuffle, u32x4, u32x4_add, u32x4_extract_lane, u32x4_shl,
+    u32x4_shr, u32x4_splat, v128, v128_and, v128_andnot, v128_load, v128_or, v128_xor,
 };
 
 use super::Lanes;
@@ -100,6 +100,14 @@ impl Lanes for v128 {
             u32x4_extract_lane::<2>(self),
             u32x4_extract_lane::<3>(self),
         ]);
+    }
+    #[inline(always)]
+    unsafe fn load(src: &[u32]) -> Self {
+        u32x4(src[0], src[1], src[2], src[3])
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        u32x4_add(self, o)
     }
 }
 

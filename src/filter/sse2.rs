@@ -94,6 +94,17 @@ impl Lanes for __m128i {
         // SAFETY: SSE2 is part of x86-64; `out` was cut to the vector length first and the store takes any alignment.
         unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), self) }
     }
+    #[inline(always)]
+    unsafe fn load(src: &[u32]) -> Self {
+        let src = &src[..4];
+        // SAFETY: SSE2 is part of x86-64; `src` was cut to the vector length first and the load takes any alignment.
+        unsafe { _mm_loadu_si128(src.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { _mm_add_epi32(self, o) }
+    }
 }
 
 /// DV masks of `blocks`, four at a time.

@@ -61,6 +61,17 @@ impl Lanes for u64 {
         out[0] = self as u32;
         out[1] = (self >> 32) as u32;
     }
+    #[inline(always)]
+    unsafe fn load(src: &[u32]) -> Self {
+        u64::from(src[0]) | (u64::from(src[1]) << 32)
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        // The low 31 bits of each lane add without crossing; the top bits
+        // are added without carry (xor).
+        let top = both(0x8000_0000);
+        ((self & !top) + (o & !top)) ^ ((self ^ o) & top)
+    }
 }
 
 /// DV masks of `blocks`, two at a time.
