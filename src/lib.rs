@@ -45,6 +45,7 @@ mod engine;
 mod filter;
 mod fused;
 pub mod git;
+mod many;
 mod output;
 mod recompress;
 #[cfg(feature = "digest")]
@@ -60,6 +61,8 @@ mod splitmix;
 pub use ::digest;
 pub use backend::{BackendError, available_backends};
 pub use dv::{DisturbanceVector, DvKind};
+#[cfg(feature = "std")]
+pub use many::hash_many;
 pub use output::{Digest, ParseDigestError};
 
 use engine::Engine;
@@ -320,7 +323,8 @@ impl std::io::Write for Hasher {
 #[derive(Clone, Copy, Debug)]
 pub struct Builder {
     config: engine::Config,
-    backend: Option<&'static str>,
+    /// The forced backend, or `None` for the fastest this CPU runs.
+    backend: Option<&'static backend::Backend>,
 }
 
 impl Default for Builder {
@@ -376,16 +380,18 @@ impl Builder {
     /// assert!(sha1dc_wasm::Hasher::builder().backend("no-such-thing").is_err());
     /// ```
     pub fn backend(mut self, name: &str) -> Result<Self, BackendError> {
-        self.backend = Some(backend::Backend::by_name(name)?.name);
+        self.backend = Some(backend::Backend::by_name(name)?);
         Ok(self)
+    }
+
+    /// The forced backend, or the fastest this CPU runs.
+    fn chosen_backend(&self) -> &'static backend::Backend {
+        self.backend.unwrap_or_else(backend::Backend::best)
     }
 
     /// The hasher.
     pub fn build(self) -> Hasher {
-        let backend = match self.backend {
-            Some(name) => backend::Backend::by_name(name).expect("checked by Builder::backend"),
-            None => backend::Backend::best(),
-        };
+        let backend = self.chosen_backend();
         Hasher {
             engine: Engine::new(self.config, backend),
             config: self.config,

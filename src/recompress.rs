@@ -51,10 +51,6 @@ impl TestStates {
 
     /// From the state before step 60, where hardware that runs four steps
     /// at a time exposes it: two steps back and five forward.
-    #[cfg_attr(
-        not(any(target_arch = "x86_64", target_arch = "aarch64", test)),
-        allow(dead_code)
-    )]
     pub(crate) fn from_before_60(before_60: State, w: &[u32; 80]) -> Self {
         let mut before_58 = before_60;
         steps_backward(&mut before_58, 58, 60, |t| w[t]);
@@ -67,8 +63,21 @@ impl TestStates {
     }
 }
 
+/// What a compression keeps of a block the filter let through: its input
+/// and output chaining values and the working state before step 60.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Kept {
+    pub chain_in: [u32; 5],
+    pub chain_out: [u32; 5],
+    pub before_60: State,
+}
+
+/// Tests the candidates of a block already compressed (see [`Kept`]):
+/// the first DV for which it is half of a collision.
+pub(crate) type TestFlagged = fn(&Kept, &Block, Candidates) -> Option<usize>;
+
 /// The scalar [`CompressFlagged`], for every target: the compression keeps
-/// the test states on its way through the 80 steps.
+/// the state before step 60 on its way through the 80 steps.
 pub(crate) fn compress_flagged(
     chain: &mut [u32; 5],
     block: &Block,
@@ -77,19 +86,28 @@ pub(crate) fn compress_flagged(
     let w = expand(block);
     let chain_in = *chain;
     let mut s = chain_in;
-    steps_forward(&mut s, 0, 58, |t| w[t]);
-    let before_58 = s;
-    steps_forward(&mut s, 58, 65, |t| w[t]);
-    let before_65 = s;
-    steps_forward(&mut s, 65, 80, |t| w[t]);
+    steps_forward(&mut s, 0, 60, |t| w[t]);
+    let before_60 = s;
+    steps_forward(&mut s, 60, 80, |t| w[t]);
     for (h, x) in chain.iter_mut().zip(s) {
         *h = h.wrapping_add(x);
     }
-    let states = TestStates {
-        before_58,
-        before_65,
+    let kept = Kept {
+        chain_in,
+        chain_out: *chain,
+        before_60,
     };
-    first_match(&w, &chain_in, chain, &states, c)
+    test_with_schedule(&kept, &w, c)
+}
+
+/// The scalar [`TestFlagged`].
+pub(crate) fn test_flagged(kept: &Kept, block: &Block, c: Candidates) -> Option<usize> {
+    test_with_schedule(kept, &expand(block), c)
+}
+
+fn test_with_schedule(kept: &Kept, w: &[u32; 80], c: Candidates) -> Option<usize> {
+    let states = TestStates::from_before_60(kept.before_60, w);
+    first_match(w, &kept.chain_in, &kept.chain_out, &states, c)
 }
 
 /// The first DV of the candidates for which the block with expanded words

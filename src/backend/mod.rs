@@ -40,6 +40,8 @@ pub(crate) struct Backend {
     /// Compresses one block the filter let through and recompresses it for
     /// its candidate DVs; see [`recompress::Flagged`].
     pub compress_flagged: recompress::CompressFlagged,
+    /// Tests a block already compressed (the batch path keeps its states).
+    pub test_flagged: recompress::TestFlagged,
     /// Compression and filtering in one pass, where the backend has one.
     pub fused: Option<Fused>,
     /// Many messages at once, one per vector lane (src/many).
@@ -106,6 +108,7 @@ static PORTABLE: Backend = Backend {
     compress: compress::portable::compress_blocks,
     filter: filter::swar::masks,
     compress_flagged: recompress::compress_flagged,
+    test_flagged: recompress::test_flagged,
     fused: None,
     hash_many: many::hash_many_portable,
 };

@@ -15,6 +15,7 @@ pub(super) static BACKENDS: &[Backend] = &[Backend {
     compress: crate::compress::portable::compress_blocks,
     filter: crate::filter::simd128::masks,
     compress_flagged: crate::recompress::compress_flagged,
+    test_flagged: crate::recompress::test_flagged,
     fused: None,
     hash_many: many_simd128,
 }];

@@ -13,7 +13,7 @@ use crate::compress::{portable, x86_sha};
 use crate::engine::Config;
 use crate::filter::{avx2, avx512, sse2};
 use crate::many::{self, Messages};
-use crate::recompress::{self, Candidates};
+use crate::recompress::{self, Candidates, Kept};
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
 cpufeatures::new!(has_avx2, "avx2");
@@ -30,6 +30,11 @@ fn sha_ni(chain: &mut [u32; 5], blocks: &[Block]) {
 fn sha_ni_flagged(chain: &mut [u32; 5], block: &Block, c: Candidates) -> Option<usize> {
     // SAFETY: the backend checked SHA-NI.
     unsafe { x86_sha::compress_flagged(chain, block, c) }
+}
+
+fn sha_ni_test(kept: &Kept, block: &Block, c: Candidates) -> Option<usize> {
+    // SAFETY: the backend checked SHA-NI.
+    unsafe { x86_sha::test_flagged(kept, block, c) }
 }
 
 fn avx512_filter(blocks: &[Block], out: &mut [u32]) {
@@ -82,6 +87,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         compress: sha_ni,
         filter: avx512_filter,
         compress_flagged: sha_ni_flagged,
+        test_flagged: sha_ni_test,
         fused: None,
         hash_many: many_avx512,
     },
@@ -91,6 +97,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         compress: sha_ni,
         filter: avx2_filter,
         compress_flagged: sha_ni_flagged,
+        test_flagged: sha_ni_test,
         fused: None,
         hash_many: many_avx2,
     },
@@ -100,6 +107,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         compress: sha_ni,
         filter: sse2::masks,
         compress_flagged: sha_ni_flagged,
+        test_flagged: sha_ni_test,
         fused: Some(Fused {
             lanes: 4,
             run: sha_ni_sse2_fused,
@@ -112,6 +120,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         compress: portable::compress_blocks,
         filter: avx512_filter,
         compress_flagged: recompress::compress_flagged,
+        test_flagged: recompress::test_flagged,
         fused: None,
         hash_many: many_avx512,
     },
@@ -121,6 +130,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         compress: portable::compress_blocks,
         filter: avx2_filter,
         compress_flagged: recompress::compress_flagged,
+        test_flagged: recompress::test_flagged,
         fused: None,
         hash_many: many_avx2,
     },
@@ -130,6 +140,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         compress: portable::compress_blocks,
         filter: sse2::masks,
         compress_flagged: recompress::compress_flagged,
+        test_flagged: recompress::test_flagged,
         fused: None,
         hash_many: many_sse2,
     },

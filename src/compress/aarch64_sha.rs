@@ -7,8 +7,7 @@
 use core::arch::aarch64::*;
 
 use super::{Block, K, State};
-use crate::block::expand;
-use crate::recompress::{Candidates, TestStates, first_match};
+use crate::recompress::{self, Candidates, Kept};
 
 /// Compresses `blocks` into `ihv`.
 ///
@@ -36,9 +35,12 @@ pub(crate) unsafe fn compress_flagged(
     let mut before_60 = [0u32; 5];
     // SAFETY: the caller checked the CPU.
     unsafe { compress_keeping(chain, core::slice::from_ref(block), |s| before_60 = s) };
-    let w = expand(block);
-    let states = TestStates::from_before_60(before_60, &w);
-    first_match(&w, &chain_in, chain, &states, c)
+    let kept = Kept {
+        chain_in,
+        chain_out: *chain,
+        before_60,
+    };
+    recompress::test_flagged(&kept, block, c)
 }
 
 /// Compresses `blocks` into `ihv`, calling `before_60` with each block's

@@ -9,7 +9,7 @@ use core::arch::x86_64::*;
 
 use super::{Block, State, step, unstep};
 use crate::dv::DVS;
-use crate::recompress::{Candidates, TestStates, dvs_of, first_match};
+use crate::recompress::{Candidates, Kept, TestStates, dvs_of, first_match};
 
 /// Reverses the 16 bytes: big-endian words, first word in the top lane.
 #[inline(always)]
@@ -238,14 +238,34 @@ pub(crate) unsafe fn compress_flagged(
         block_rounds(&mut abcd, &mut e, block, &mut Before60(&mut before_60));
         store(abcd, e, chain);
     }
+    let kept = Kept {
+        chain_in,
+        chain_out: *chain,
+        before_60,
+    };
+    // SAFETY: the caller checked the CPU.
+    unsafe { test_flagged(&kept, block, c) }
+}
+
+/// Tests the candidates of a block already compressed (a
+/// [`TestFlagged`](crate::recompress::TestFlagged)): the schedule by the
+/// rounds' vector recurrence, the test states a few scalar steps from the
+/// state before step 60, each candidate with the SHA-NI rounds
+/// ([`partner_matches`]); reduced-round detection needs the partner's input
+/// chaining value, so it takes the scalar recompression.
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(crate) unsafe fn test_flagged(kept: &Kept, block: &Block, c: Candidates) -> Option<usize> {
     // SAFETY: the caller checked the CPU.
     let w = unsafe { schedule(block) };
-    let states = TestStates::from_before_60(before_60, &w);
+    let states = TestStates::from_before_60(kept.before_60, &w);
     if c.reduced_round {
-        return first_match(&w, &chain_in, chain, &states, c);
+        return first_match(&w, &kept.chain_in, &kept.chain_out, &states, c);
     }
     // SAFETY: the caller checked the CPU.
-    dvs_of(c.mask).find(|&i| unsafe { partner_matches(i, &w, &states, chain) })
+    dvs_of(c.mask).find(|&i| unsafe { partner_matches(i, &w, &states, &kept.chain_out) })
 }
 
 /// Whether the partner of DV `i` collides: from the shared state at the

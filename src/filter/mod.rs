@@ -171,9 +171,17 @@ macro_rules! filter_impl {
             #[inline(always)]
             pub(crate) unsafe fn new(blocks: &[Block]) -> Self {
                 // SAFETY: the caller guarantees V's instruction set.
+                unsafe { Self::from_words(&V::load16(blocks)) }
+            }
+
+            /// From the first 16 message words, already one block per lane
+            /// (the batch path shares them with its compression).
+            #[inline(always)]
+            pub(crate) unsafe fn from_words(first: &[V; 16]) -> Self {
+                // SAFETY: the caller guarantees V's instruction set.
                 unsafe {
                     let mut w = [V::splat(0); LAST_WORD + 1];
-                    w[..16].copy_from_slice(&V::load16(blocks));
+                    w[..16].copy_from_slice(first);
                     Filter { w, mask: V::splat(u32::MAX) }
                 }
             }

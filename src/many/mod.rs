@@ -16,9 +16,9 @@ use crate::backend::Backend;
 use crate::block::Block;
 use crate::compress::{IV, K};
 use crate::engine::{Config, Detection, Engine};
-use crate::filter::{Lanes, vector_masks};
+use crate::filter::{Filter, Lanes};
 use crate::git::{Header, ObjectKind, ObjectOutcome};
-use crate::recompress::Candidates;
+use crate::recompress::{Candidates, Kept};
 use crate::{Digest, Outcome};
 
 /// The most lanes a form has (AVX-512: 16).
@@ -90,18 +90,23 @@ impl<'a> Message<'a> {
     }
 }
 
-/// Compresses one block per lane into the chaining values `state` (word k
-/// of every lane in `state[k]`): the 80 steps written out with the five
-/// working variables renamed (as compress/portable.rs), the message
-/// schedule rolling over 16 words.
+/// Compresses one block per lane (its first 16 words in `first`) into the
+/// chaining values `state` (word k of every lane in `state[k]`), writing the
+/// working state before step 60 to `before_60` (what a flagged block's test
+/// starts from): the 80 steps written out with the five working variables
+/// renamed (as compress/portable.rs), the schedule rolling over 16 words.
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn compress_lanes<V: Lanes>(state: &mut [V; 5], blocks: &[Block]) {
+pub(crate) unsafe fn compress_lanes<V: Lanes>(
+    state: &mut [V; 5],
+    first: &[V; 16],
+    before_60: &mut [V; 5],
+) {
     // SAFETY (whole body): the caller guarantees V's instruction set.
     unsafe {
-        let mut w = V::load16(blocks);
+        let mut w = *first;
         let [mut a, mut b, mut c, mut d, mut e] = *state;
         macro_rules! word {
             ($t:expr) => {{
@@ -148,6 +153,7 @@ pub(crate) unsafe fn compress_lanes<V: Lanes>(state: &mut [V; 5], blocks: &[Bloc
         five!(majority, 45);
         five!(majority, 50);
         five!(majority, 55);
+        *before_60 = [a, b, c, d, e];
         five!(parity, 60);
         five!(parity, 65);
         five!(parity, 70);
@@ -224,22 +230,28 @@ pub(crate) unsafe fn hash_lanes<V: Lanes>(
             }
         }
         let mut masks = [0u32; MAX_LANES];
-        if config.detect {
-            if config.filter {
-                // SAFETY: the caller guarantees V's instruction set.
-                unsafe { vector_masks::<V>(&blocks[..n], &mut masks[..n]) };
-            } else {
-                masks = [u32::MAX; MAX_LANES];
-            }
-        }
+        // Word k of every lane's state before step 60, lane j at [k][j].
+        let mut at_60 = [[0u32; MAX_LANES]; 5];
         let chains_in = chains;
         // SAFETY: the caller guarantees V's instruction set; each row holds
         // at least `n` words.
         unsafe {
+            let first = V::load16(&blocks[..n]);
+            if config.detect {
+                if config.filter {
+                    let mut f = Filter::<V>::from_words(&first);
+                    f.part(0, 1);
+                    f.finish(&mut masks[..n]);
+                } else {
+                    masks = [u32::MAX; MAX_LANES];
+                }
+            }
             let mut state: [V; 5] = core::array::from_fn(|k| V::load(&chains[k]));
-            compress_lanes::<V>(&mut state, &blocks[..n]);
-            for (k, v) in state.iter().enumerate() {
-                v.store(&mut chains[k]);
+            let mut before_60 = state;
+            compress_lanes::<V>(&mut state, &first, &mut before_60);
+            for k in 0..5 {
+                state[k].store(&mut chains[k]);
+                before_60[k].store(&mut at_60[k]);
             }
         }
         for (j, slot) in lanes[..n].iter_mut().enumerate() {
@@ -249,14 +261,18 @@ pub(crate) unsafe fn hash_lanes<V: Lanes>(
                 (backend.compress)(sha1_chain, core::slice::from_ref(block));
             }
             if masks[j] != 0 {
-                let mut chain = core::array::from_fn(|k| chains_in[k][j]);
+                let lane_of = |rows: &[[u32; MAX_LANES]; 5]| core::array::from_fn(|k| rows[k][j]);
+                let kept = Kept {
+                    chain_in: lane_of(&chains_in),
+                    chain_out: lane_of(&chains),
+                    before_60: lane_of(&at_60),
+                };
                 let candidates = Candidates {
                     mask: masks[j],
                     reduced_round: config.reduced_round,
                 };
-                let found = (backend.compress_flagged)(&mut chain, block, candidates);
-                debug_assert!((0..5).all(|k| chain[k] == chains[k][j]));
-                if let Some(dv) = found {
+                if let Some(dv) = (backend.test_flagged)(&kept, block, candidates) {
+                    let mut chain = kept.chain_out;
                     lane.detection
                         .on_collision(&config, &mut chain, block, lane.next, dv);
                     for (k, word) in chain.iter().enumerate() {
