@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Sets up what is missing and runs every test: formatting and lints, the
 # freshness of the generated tables, the native suite (once per x86-64
-# backend), aarch64 and s390x under QEMU, the wasm build in Node and headless
-# Chromium, the JS wrapper and the packed tarball, and the checker page in
-# Chromium.
+# backend), the declared rust-version, cargo package and publish --dry-run,
+# the fuzz targets' build, aarch64 and s390x under QEMU, the wasm build in
+# Node and headless Chromium, the JS wrapper and the packed tarball, and the
+# checker page in Chromium.
 #   scripts/test.sh            everything
 #   scripts/test.sh native     one stage: native | cross | wasm | browser
 set -euo pipefail
@@ -20,13 +21,28 @@ native() {
   say "generated tables match tools/derive_conditions.py (--check)"
   pip_module pycosat
   python3 tools/derive_conditions.py --check
-  say "cargo clippy; the core builds without std"
+  say "cargo clippy (library, sha1dcsum, tests; the wasm32 bindings); the core builds without std"
   cargo clippy --all-targets -- -D warnings
+  rust_target wasm32-unknown-unknown
+  cargo clippy --package sha1dc-wasm-bindings --target wasm32-unknown-unknown -- -D warnings
   cargo rustc --quiet --lib --no-default-features --crate-type rlib -- -D warnings
+  cargo rustc --quiet --lib --no-default-features --features digest --crate-type rlib -- -D warnings
   say "cargo test (native, automatic backend)"
   cargo test
+  say "rust-version: the library and sha1dcsum build with Rust $(msrv)"
+  rustup toolchain list | grep -q "^$(msrv)" || rustup toolchain install "$(msrv)" --profile minimal
+  cargo "+$(msrv)" check --quiet --lib --bins --features digest
+  say "cargo package and cargo publish --dry-run"
+  # --allow-dirty: other work in progress in the tree must not stop the check.
+  cargo package --quiet --allow-dirty --package sha1dc-wasm
+  cargo publish --quiet --dry-run --allow-dirty --package sha1dc-wasm
+  say "the fuzz targets build (run them with scripts/fuzz.sh or cargo +nightly fuzz run checkfile)"
+  cargo check --quiet --manifest-path fuzz/Cargo.toml --bins
   passed=$((passed + 1))
 }
+
+# The rust-version Cargo.toml declares.
+msrv() { sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -n1; }
 
 cross() {
   say "backends one by one, and aarch64 / s390x under QEMU"

@@ -30,6 +30,16 @@ fn fixture(name: &str) -> PathBuf {
     root().join("tests/dependents").join(name)
 }
 
+/// The fixtures are in the repository, not in the published package (cargo
+/// leaves out directories that hold a Cargo.toml): there, say so and pass.
+fn have_fixtures() -> bool {
+    let here = fixture("env-app").join("Cargo.toml").exists();
+    if !here {
+        eprintln!("SKIPPED: tests/dependents/ is not in this copy (a published package)");
+    }
+    here
+}
+
 fn target_dir() -> PathBuf {
     root().join("target/dependents")
 }
@@ -77,6 +87,9 @@ fn wasm32_installed() -> bool {
 /// Skips (loudly) a wasm32 build when the target is missing; scripts/test.sh
 /// installs it, so CI always runs them.
 fn require_wasm32() -> bool {
+    if !have_fixtures() {
+        return false;
+    }
     if wasm32_installed() {
         return true;
     }
@@ -89,6 +102,9 @@ fn require_wasm32() -> bool {
 
 #[test]
 fn no_std_library_builds_for_the_host() {
+    if !have_fixtures() {
+        return;
+    }
     let o = cargo(&fixture("no-std-lib"), &["build", "--lib"]);
     assert_success("no_std library (host)", &o);
 }
@@ -197,6 +213,9 @@ fn library_has_no_wasm_bindgen_dependency() {
 
 #[test]
 fn library_ignores_sha1dc_backend_in_a_program() {
+    if !have_fixtures() {
+        return;
+    }
     let o = cargo(&fixture("env-app"), &["build"]);
     assert_success("env-app", &o);
     let bin = target_dir().join("debug/dependent-env-app");
