@@ -14,7 +14,8 @@
 // Memory: the file is never read whole. Where the browser can (Blob streams are byte streams),
 // it is read with a BYOB reader into two fixed BUFFER-byte buffers that take turns: one is
 // hashed while the other is being filled, so the worker allocates nothing per chunk and its
-// memory stays flat whatever the file's size. Elsewhere it falls back to reading BUFFER-byte
+// memory stays flat whatever the file's size; the buffers serve the next file too, so a
+// folder of many small files allocates nothing per file either. Elsewhere it falls back to reading BUFFER-byte
 // slices (still at most two alive at a time, the rest left to the garbage collector).
 
 import { init, createHasher, backend } from './pkg/index.mjs';
@@ -48,20 +49,44 @@ const ready = init().then(
   },
 );
 
+/**
+ * The read buffers, BUFFER bytes each, kept from one file to the next: a folder of a thousand
+ * small files reads through the same two buffers instead of allocating two per file.
+ */
+const spares = [];
+const takeBuffer = () => spares.pop() ?? new ArrayBuffer(BUFFER);
+function giveBuffer(buffer) {
+  if (buffer && buffer.byteLength === BUFFER && spares.length < 2) spares.push(buffer);
+}
+
 /** Yields the file's bytes as Uint8Array views; each view is valid until the next is asked for. */
 async function* byobChunks(reader, size) {
-  let spare = new ArrayBuffer(BUFFER);
-  let pending = reader.read(new Uint8Array(new ArrayBuffer(BUFFER)));
+  let spare = takeBuffer();
+  let pending = reader.read(new Uint8Array(takeBuffer()));
   let got = 0;
-  for (;;) {
-    const { value, done } = await pending;
-    if (done || !value) return;
-    got += value.byteLength;
-    // Ask for the next bytes into the spare buffer before handing this one out.
-    pending = got < size ? reader.read(new Uint8Array(spare)) : Promise.resolve({ done: true });
-    yield value;
-    // The consumer is done with `value`: its buffer becomes the spare.
-    spare = value.buffer;
+  try {
+    for (;;) {
+      const { value, done } = await pending;
+      pending = null;
+      if (done || !value) {
+        if (value) giveBuffer(value.buffer);
+        return;
+      }
+      got += value.byteLength;
+      // Ask for the next bytes into the spare buffer before handing this one out.
+      if (got < size) {
+        pending = reader.read(new Uint8Array(spare));
+        spare = null;
+      }
+      yield value;
+      // The consumer is done with `value`: its buffer becomes the spare (or goes back).
+      giveBuffer(spare);
+      spare = value.buffer;
+      if (!pending) return;
+    }
+  } finally {
+    // A read still pending (a cancel) keeps its buffer; the others are reused.
+    giveBuffer(spare);
   }
 }
 

@@ -3,7 +3,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, mkdtempSync, createReadStream, writeFileSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, mkdtempSync, mkdirSync, createReadStream, writeFileSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -327,17 +327,28 @@ describe('collision checker page', () => {
       assert.ok(peak.page < PAGE_HEAP_LIMIT, `page heap peak ${(peak.page / MiB).toFixed(1)} MiB`);
       assert.ok(peak.workers < WORKER_HEAP_LIMIT, `worker heap peak ${(peak.workers / MiB).toFixed(1)} MiB`);
 
-      // The same file through the package in Node, and plain SHA-1 in node:crypto, for scale.
+      // The same file through the same package in Node, interleaved with more runs of the page
+      // (the machine is shared: medians of three rounds each, compared as a ratio).
       const node = await import(pathToFileURL(join(ROOT, 'pkg', 'node.mjs')).href).catch(() => null);
-      let nodeRate = null;
-      if (node) {
-        await node.init?.();
+      const rate = (msTaken) => LARGE_BYTES / MiB / (msTaken / 1000);
+      const pageRates = [pageRate];
+      const nodeRates = [];
+      const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      for (let round = 0; node && round < 3; round++) {
         const t0 = performance.now();
         const res = await node.hashStream(createReadStream(large, { highWaterMark: 4 * MiB }));
-        const nodeMs = performance.now() - t0;
+        nodeRates.push(rate(performance.now() - t0));
         assert.equal(res.sha1, largeSha1);
-        nodeRate = LARGE_BYTES / MiB / (nodeMs / 1000);
+        if (round === 2) break;
+        await page.click('#clear');
+        await page.setInputFiles('#files', large);
+        await waitAllDone(page, 180_000);
+        const again = (await rows(page))[0];
+        assert.equal(again.sha1, largeSha1);
+        pageRates.push(rate(Number(again.ms)));
       }
+      const nodeRate = node ? medianOf(nodeRates) : null;
+      const pageMedian = medianOf(pageRates);
       const t1 = performance.now();
       const h = (await import('node:crypto')).createHash('sha1');
       for await (const chunk of createReadStream(large, { highWaterMark: 4 * MiB })) h.update(chunk);
@@ -349,8 +360,11 @@ describe('collision checker page', () => {
         size: `${statSync(large).size / MiB} MiB`,
         backend: await page.getAttribute('#engine', 'data-backend'),
         page_ms: Math.round(ms),
-        page_mib_s: Number(pageRate.toFixed(1)),
+        page_mib_s: Number(pageMedian.toFixed(1)),
+        page_rounds_mib_s: pageRates.map((r) => Number(r.toFixed(1))),
         node_pkg_mib_s: nodeRate && Number(nodeRate.toFixed(1)),
+        node_rounds_mib_s: nodeRates.map((r) => Number(r.toFixed(1))),
+        page_over_node: nodeRate && Number((pageMedian / nodeRate).toFixed(2)),
         node_crypto_plain_sha1_mib_s: Number(cryptoRate.toFixed(1)),
         progress_updates: steps.length,
         max_main_thread_gap_ms: Math.round(probe.maxGap),
@@ -365,8 +379,74 @@ describe('collision checker page', () => {
       writeFileSync(join(out, 'large-file.json'), JSON.stringify(report, null, 2) + '\n');
       t.diagnostic(JSON.stringify(report));
       console.log('large file:', report);
+      // The page runs the same package in a worker, on the same file in the page cache. Measured
+      // on a 1 GiB file: 0.63x of Node (the worker thread both drains the File's stream and
+      // hashes, and Chromium's V8 runs this wasm at about 0.76x of Node 20's). The bound catches
+      // a page that reads the file whole or hashes on the main thread; the ratio is reported.
+      if (nodeRate) assert.ok(pageMedian >= 0.5 * nodeRate, `page ${pageRates.map((r) => r.toFixed(0))} MiB/s, Node ${nodeRates.map((r) => r.toFixed(0))} MiB/s`);
       await page.screenshot({ path: join(out, 'large-file.png'), fullPage: true });
     });
+  });
+
+  it('checks a folder of 1,000 small files with flat memory', async (t) => {
+    const N = 1000;
+    const dir = join(tmp, 'many');
+    mkdirSync(dir, { recursive: true });
+    const want = new Map();
+    let total = 0;
+    for (let i = 0; i < N; i++) {
+      const bytes = randomBytes(1024 + ((i * 7919) % 63) * 1024); // 1 to 63 KiB
+      const name = `f${String(i).padStart(4, '0')}.bin`;
+      writeFileSync(join(dir, name), bytes);
+      want.set(`many/${name}`, sha1(bytes));
+      total += bytes.length;
+    }
+    await page.click('#clear');
+    const heap = await HeapProbe.open(browser, page, origin);
+    await heap.collectGarbage();
+    const before = await heap.sample();
+    const peak = { page: before.page, workers: Math.max(...before.workers) };
+    const t0 = Date.now();
+    await page.setInputFiles('#folder', dir);
+    for (;;) {
+      const s = await heap.sample();
+      peak.page = Math.max(peak.page, s.page);
+      peak.workers = Math.max(peak.workers, ...s.workers);
+      const left = await page.evaluate(() => {
+        const els = document.querySelectorAll('#results .file');
+        return els.length === 0 ? -1 : [...els].filter((el) => el.dataset.status === 'pending').length;
+      });
+      if (left === 0) break;
+      assert.ok(Date.now() - t0 < 180_000, 'the 1,000 files finish within 3 minutes');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const ms = Date.now() - t0;
+    await heap.collectGarbage();
+    const after = await heap.sample();
+    await heap.close();
+    const got = await rows(page);
+    assert.equal(got.length, N);
+    for (const r of got) assert.equal(r.sha1, want.get(r.file), r.file);
+    assert.match(await page.textContent('#summary'), /^1000 files · 0 collisions · 1000 clean$/);
+    const report = {
+      files: N,
+      mib: Number((total / MiB).toFixed(1)),
+      ms,
+      files_per_s: Math.round(N / (ms / 1000)),
+      page_heap_idle_mib: Number((before.page / MiB).toFixed(1)),
+      page_heap_peak_mib: Number((peak.page / MiB).toFixed(1)),
+      page_heap_after_gc_mib: Number((after.page / MiB).toFixed(1)),
+      worker_heap_peak_mib: Number((peak.workers / MiB).toFixed(1)),
+    };
+    writeFileSync(join(out, 'many-files.json'), JSON.stringify(report, null, 2) + '\n');
+    t.diagnostic(JSON.stringify(report));
+    console.log('1,000 files:', report);
+    // Flat: the page keeps a row per file (a few KiB each), never the files' bytes; the workers
+    // read each file through the same two buffers.
+    assert.ok(peak.page < PAGE_HEAP_LIMIT, `page heap peak ${(peak.page / MiB).toFixed(1)} MiB for ${N} files`);
+    assert.ok(after.page - before.page < 8 * MiB, `page heap grew ${((after.page - before.page) / MiB).toFixed(1)} MiB for ${N} rows`);
+    assert.ok(peak.workers < WORKER_HEAP_LIMIT, `worker heap peak ${(peak.workers / MiB).toFixed(1)} MiB`);
+    await page.click('#clear');
   });
 
   it('made no request but for the page\'s own files, and logged no errors', () => {
