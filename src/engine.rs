@@ -127,6 +127,25 @@ impl Engine {
         }
     }
 
+    /// An engine that continues a message whose first `blocks` whole
+    /// blocks are already compressed into `chain` with `detection` (the
+    /// batch path hands its last few lanes over: src/many).
+    pub(crate) fn resume(
+        config: Config,
+        backend: &'static Backend,
+        chain: [u32; 5],
+        detection: Detection,
+        blocks: u64,
+    ) -> Self {
+        Engine {
+            chain,
+            detection,
+            len: blocks * 64,
+            blocks,
+            ..Engine::new(config, backend)
+        }
+    }
+
     pub(crate) fn reset(&mut self) {
         *self = Engine::new(self.config, self.backend);
     }

@@ -24,9 +24,10 @@ use crate::{Digest, Outcome};
 /// The most lanes a form has (AVX-512: 16).
 const MAX_LANES: usize = 16;
 
-/// A message longer than this goes to the single-stream path: it would hold
-/// one lane for long after the others ran dry.
-pub(crate) const LONG: usize = 256 * 1024;
+/// Once no message waits and at most `LANES / DRAIN` lanes are busy, they
+/// finish on the single stream: a vector step costs the same for one busy
+/// lane as for all of them.
+const DRAIN: usize = 4;
 
 /// One message: a header (a git object's `<type> <len>\0`, or nothing) and
 /// the content, hashed as one.
@@ -198,16 +199,14 @@ pub(crate) unsafe fn hash_lanes<V: Lanes>(
     let mut chains = [[0u32; MAX_LANES]; 5];
     let mut queue = (0..out.len()).map(|i| (i, messages(i)));
     loop {
-        // Refill the empty lanes; long messages go to the single stream.
+        // Refill the empty lanes.
+        let mut waiting = true;
         for (j, lane) in lanes[..n].iter_mut().enumerate() {
-            while lane.is_none() {
+            if lane.is_none() {
                 let Some((slot, message)) = queue.next() else {
-                    break;
-                };
-                if message.len() > LONG as u64 {
-                    out[slot] = single_stream(backend, config, message);
+                    waiting = false;
                     continue;
-                }
+                };
                 *lane = Some(Lane {
                     slot,
                     message,
@@ -220,7 +219,19 @@ pub(crate) unsafe fn hash_lanes<V: Lanes>(
                 }
             }
         }
-        if lanes[..n].iter().all(Option::is_none) {
+        let busy = lanes[..n].iter().flatten();
+        // A lane into its padding is at most one step from its end, and the
+        // engine cannot resume there.
+        let resumable = busy.clone().all(|l| l.next * 64 <= l.message.len());
+        if !waiting && busy.count() * DRAIN <= n && resumable {
+            // The tail of the batch: what is left of each lane's message on
+            // the single stream, from the lane's chain.
+            for (j, lane) in lanes[..n].iter().enumerate() {
+                if let Some(lane) = lane {
+                    let chain = core::array::from_fn(|k| chains[k][j]);
+                    out[lane.slot] = finish_alone(backend, config, lane, chain);
+                }
+            }
             return;
         }
         let mut blocks = [[0u8; 64]; MAX_LANES];
@@ -290,11 +301,18 @@ pub(crate) unsafe fn hash_lanes<V: Lanes>(
     }
 }
 
-/// One message through the streaming engine.
-fn single_stream(backend: &'static Backend, config: Config, message: Message<'_>) -> Outcome {
-    let mut engine = Engine::new(config, backend);
-    engine.update(message.header.as_bytes());
-    engine.update(message.content);
+/// The rest of a lane's message through the streaming engine.
+fn finish_alone(
+    backend: &'static Backend,
+    config: Config,
+    lane: &Lane<'_>,
+    chain: [u32; 5],
+) -> Outcome {
+    let mut engine = Engine::resume(config, backend, chain, lane.detection, lane.next);
+    let header = lane.message.header.as_bytes();
+    let done = (lane.next * 64) as usize;
+    engine.update(header.get(done..).unwrap_or(&[]));
+    engine.update(&lane.message.content[done.saturating_sub(header.len())..]);
     engine.finalize()
 }
 
@@ -318,7 +336,7 @@ impl crate::Builder {
     ///
     /// Independent messages are not bound by the latency of one SHA-1
     /// chain, so this beats hashing them one by one when there are many;
-    /// a message over 256 KiB is hashed on its own stream.
+    /// the last few messages of a batch finish on the single stream.
     ///
     /// # Panics
     /// When `out` and `messages` differ in length.
