@@ -7,7 +7,12 @@
 #   2. the npm package (scripts/build-pkg.sh builds pkg/): node --test over
 #      tests/js (the whole API, the entry points, worker threads, a strict-CSP
 #      page and a module Web Worker in Chromium, and the packed tarball
-#      installed into a fresh project).
+#      installed into a fresh project);
+#   3. tests/bundlers, from the packed tarball: esbuild (browser bundle, Node
+#      ESM and CJS bundles), webpack 5 and Vite (build and dev server, run in
+#      Chromium), TypeScript (nodenext, bundler, Node-only lib), node --test
+#      with worker_threads, and `npx sha1dc-wasm` against the Rust sha1dcsum
+#      (built if missing).
 #
 # Installs what is missing (the wasm32 target, wasm-bindgen-cli at the pinned
 # version, wasm-pack; Chromium and chromedriver from apt when absent and
