@@ -16,6 +16,7 @@ const FILES = [
   'groups.js',
   'folders.js',
   'worker.js',
+  'reader.js',
   'pkg/index.mjs',
   'pkg/core.mjs',
   'pkg/wasm/sha1dc_wasm.js',

@@ -102,7 +102,68 @@ async function* sliceChunks(file) {
   }
 }
 
-function openChunks(file) {
+/**
+ * The reader worker (reader.js), started at the first large file: it drains the File's stream
+ * on its own thread while this one hashes. Null where a worker cannot start one.
+ */
+let readerWorker;
+const piped = new Map(); // job id -> the chunk queue pipedChunks reads
+const PIPE_BUFFERS = 3;
+const PIPE_FROM = 8 * BUFFER; // smaller files are read here: a second thread costs more than it saves
+
+function getReader() {
+  if (readerWorker === undefined) {
+    readerWorker = null;
+    try {
+      readerWorker = new Worker(new URL('./reader.js', import.meta.url), { type: 'module', name: 'sha1dc-reader' });
+      readerWorker.onmessage = ({ data }) => piped.get(data.id)?.push(data);
+      readerWorker.onerror = (event) => {
+        event.preventDefault();
+        readerWorker = null;
+        for (const q of piped.values()) q.push({ type: 'error', name: 'ReaderError', message: 'the reader worker failed' });
+      };
+    } catch {
+      readerWorker = null;
+    }
+  }
+  return readerWorker;
+}
+
+/** Yields the chunks reader.js sends for job `id`; each view is valid until the next is asked for. */
+async function* pipedChunks(rw, id, file) {
+  const inbox = [];
+  let wake = null;
+  piped.set(id, { push(msg) { inbox.push(msg); if (wake) { wake(); wake = null; } } });
+  const buffers = Array.from({ length: PIPE_BUFFERS }, () => new ArrayBuffer(BUFFER));
+  rw.postMessage({ type: 'read', id, file, buffers }, buffers);
+  try {
+    for (;;) {
+      if (!inbox.length) await new Promise((resolve) => { wake = resolve; });
+      const msg = inbox.shift();
+      if (msg.type === 'done') return;
+      if (msg.type === 'error') {
+        const err = new Error(msg.message);
+        err.name = msg.name;
+        throw err;
+      }
+      yield new Uint8Array(msg.buffer, 0, msg.length);
+      rw.postMessage({ type: 'give', id, buffer: msg.buffer }, [msg.buffer]);
+    }
+  } finally {
+    piped.delete(id);
+  }
+}
+
+function openChunks(file, id) {
+  const rw = file.size >= PIPE_FROM ? getReader() : null;
+  if (rw) {
+    let finished = false;
+    const chunks = pipedChunks(rw, id, file);
+    return {
+      chunks: (async function* () { yield* chunks; finished = true; })(),
+      close() { if (!finished) rw.postMessage({ type: 'cancel', id }); },
+    };
+  }
   let reader = null;
   try {
     reader = file.stream().getReader({ mode: 'byob' });
@@ -123,7 +184,7 @@ async function hashFile(id, file, options) {
     gitBlob: Boolean(options.gitBlob),
     size: total,
   });
-  const source = openChunks(file);
+  const source = openChunks(file, id);
   const t0 = performance.now();
   let lastReport = t0;
   let done = 0;

@@ -454,7 +454,7 @@ describe('collision checker page', () => {
     for (const url of seen.requests) {
       if (url.startsWith('data:')) continue;
       const path = new URL(url).pathname;
-      assert.ok(/^\/(|index\.html|style\.css|(app|format|pool|render|groups|folders|worker|sw)\.js|pkg\/[\w./-]+)$/.test(path), `unexpected request ${url}`);
+      assert.ok(/^\/(|index\.html|style\.css|(app|format|pool|render|groups|folders|worker|reader|sw)\.js|pkg\/[\w./-]+)$/.test(path), `unexpected request ${url}`);
     }
     assert.deepEqual(seen.problems, []);
   });
