@@ -214,64 +214,72 @@ function flush() {
 }
 const warn = (text) => process.stderr.write(`${PROGRAM}: ${text}\n`);
 
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/** --check: the lines and warnings of sha1dcsum --check, list by list. */
 async function check(o) {
-  let failed = 0;
-  let unreadable = 0;
-  let collided = 0;
-  let bad = 0;
-  let any = false;
+  let failed = false;
+  let collided = false;
   for (const list of o.files.length ? o.files : ['-']) {
     let text;
     try {
       text = list === '-' ? (await readAllStdin()).toString('utf8') : readFileSync(list, 'utf8');
     } catch (err) {
+      flush();
       warn(`${list}: ${reason(err)}`);
-      unreadable++;
+      failed = true;
       continue;
     }
-    let listBad = 0;
-    let listAny = false;
+    const listName = list === '-' ? 'standard input' : list;
+    const entries = [];
+    let improper = 0;
     for (const raw of text.split('\n')) {
       const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
       if (line === '' || line.startsWith('#')) continue;
       const entry = parseChecksumLine(line);
-      if (!entry) {
-        listBad++;
-        continue;
-      }
-      listAny = true;
+      if (entry) entries.push(entry);
+      else improper++;
+    }
+    if (!entries.length) {
+      flush();
+      warn(`${listName}: no properly formatted SHA1 checksum lines found`);
+      failed = true;
+      continue;
+    }
+    let unreadable = 0;
+    let mismatched = 0;
+    let collisions = 0;
+    for (const entry of entries) {
       let r;
       try {
         r = await hashInput(entry.name, o);
       } catch (err) {
-        warn(`${entry.name}: ${reason(err)}`);
+        flush();
+        warn(`${entry.name}: ${err instanceof SizeChanged ? err.message : reason(err)}`);
         write(`${entry.name}: FAILED open or read\n`);
         unreadable++;
         continue;
       }
       if (r.collision) {
-        collided++;
+        collisions++;
         write(`${entry.name}: COLLISION\n`);
       } else if (r.hex === entry.hex) {
         write(`${entry.name}: OK\n`);
       } else {
-        failed++;
+        mismatched++;
         write(`${entry.name}: FAILED\n`);
       }
     }
-    if (listBad) warn(`${list}: ${listBad} line${listBad === 1 ? ' is' : 's are'} improperly formatted`);
-    if (!listAny) {
-      warn(`${list}: no properly formatted SHA-1 checksum lines found`);
-      bad++;
-    }
-    any ||= listAny;
+    flush();
+    if (improper) warn(`WARNING: ${plural(improper, 'line is improperly formatted', 'lines are improperly formatted')}`);
+    if (unreadable) warn(`WARNING: ${plural(unreadable, 'listed file could not be read', 'listed files could not be read')}`);
+    if (mismatched) warn(`WARNING: ${plural(mismatched, 'computed checksum did NOT match', 'computed checksums did NOT match')}`);
+    if (collisions) warn(`WARNING: ${plural(collisions, 'listed file is half of a SHA-1 collision', 'listed files are halves of SHA-1 collisions')}`);
+    failed ||= unreadable > 0 || mismatched > 0;
+    collided ||= collisions > 0;
   }
   flush();
-  if (unreadable) warn(`WARNING: ${unreadable} listed file${unreadable === 1 ? '' : 's'} could not be read`);
-  if (failed) warn(`WARNING: ${failed} computed checksum${failed === 1 ? '' : 's'} did NOT match`);
-  if (collided) warn(`WARNING: ${collided} file${collided === 1 ? '' : 's'} contain${collided === 1 ? 's' : ''} a SHA-1 collision attack`);
-  if (failed || unreadable || bad || !any) return EXIT_IO_ERROR;
-  return collided ? EXIT_COLLISION : EXIT_OK;
+  return failed ? EXIT_IO_ERROR : collided ? EXIT_COLLISION : EXIT_OK;
 }
 
 async function main(args) {
