@@ -276,14 +276,16 @@ export function createApi(raw, load, loadSync) {
     return s;
   }
 
-  /** Turns the 64-byte encoded result (see src/wasm.rs) into the result object. */
+  /** Turns the encoded result (64 or 72 bytes, see the bindings crate) into the result object. */
   function decode(bytes) {
     let collision = null;
     if (bytes[40] === 1) {
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       const block = Number(view.getBigUint64(48, true));
       collision = {
-        offset: block * 64,
+        // Bytes 64..72, where the module gives them: the offset in the data itself (for a git
+        // blob, in the content after the "blob <size>\0" header, as sha1dcsum --git-blob reports).
+        offset: bytes.length >= 72 ? Number(view.getBigUint64(64, true)) : block * 64,
         block,
         dv: dvName(bytes[41]),
         count: Number(view.getBigUint64(56, true)),

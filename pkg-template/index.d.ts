@@ -79,7 +79,10 @@ export interface StreamOptions extends Options {
 
 /** Where a collision was detected. */
 export interface Collision {
-  /** Byte offset of the first flagged 64-byte block (`block * 64`). */
+  /**
+   * Byte offset of the first flagged 64-byte block in the data (`block * 64`;
+   * with `gitBlob`, counted in the data after the git header).
+   */
   offset: number;
   /** Index of the first flagged 64-byte block (0 is the first block). */
   block: number;
