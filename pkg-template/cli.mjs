@@ -181,23 +181,41 @@ async function hashInput(name, o) {
   }
 }
 
+/** GNU's escaping of a name with a newline, carriage return or backslash (the line then starts with `\`). */
+const needsEscape = (name) => /[\n\r\\]/.test(name);
+const escapeName = (name) => name.replace(/[\\\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : '\\r'));
+function unescapeName(name) {
+  let bad = false;
+  const out = name.replace(/\\(.?)/g, (_, c) => (c === '\\' ? '\\' : c === 'n' ? '\n' : c === 'r' ? '\r' : ((bad = true), '')));
+  return bad ? null : out;
+}
+
 /** One output line, newline included: sha1dcsum's text format, or its --json. */
 function formatLine(name, r, json) {
   if (json) {
     return `${JSON.stringify({ file: name, sha1: r.sha1, output: r.hex, collision: r.collision && { offset: r.collision.offset, block: r.collision.block, dv: r.collision.dv, count: r.collision.count } })}\n`;
   }
-  return `${r.hex}${r.collision ? ' *coll* ' : '  '}${name}\n`;
+  const escaped = needsEscape(name);
+  return `${escaped ? '\\' : ''}${r.hex}${r.collision ? ' *coll* ' : '  '}${escaped ? escapeName(name) : name}\n`;
 }
 
 /**
  * One line of a checksum file: `<hex>  <name>` or `<hex> *<name>` (sha1sum), `<hex> *coll*
- * <name>` (sha1dcsum), or the BSD form `SHA1 (<name>) = <hex>`; null when it is none of them.
+ * <name>` (sha1dcsum), or the BSD form `SHA1 (<name>) = <hex>`; a line that starts with `\` has
+ * an escaped name. Null when it is none of them.
  */
-function parseChecksumLine(line) {
-  let m = /^\\?([0-9a-fA-F]{40}) (?:\*coll\* | |\*)(.+)$/.exec(line);
-  if (m) return { hex: m[1].toLowerCase(), name: m[2] };
+function parseChecksumLine(raw) {
+  let line = raw.replace(/\r$/, '').replace(/^[ \t]+/, '');
+  const escaped = line.startsWith('\\');
+  if (escaped) line = line.slice(1);
+  const named = (name, hex) => {
+    const n = escaped ? unescapeName(name) : name;
+    return n ? { hex: hex.toLowerCase(), name: n } : null;
+  };
+  let m = /^([0-9a-fA-F]{40}) (?:\*coll\* | |\*)(.+)$/.exec(line);
+  if (m) return named(m[2], m[1]);
   m = /^SHA1 \((.+)\) = ([0-9a-fA-F]{40})$/.exec(line);
-  if (m) return { hex: m[2].toLowerCase(), name: m[1] };
+  if (m) return named(m[1], m[2]);
   return null;
 }
 

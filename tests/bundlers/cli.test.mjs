@@ -137,3 +137,22 @@ test('a large file streams in constant memory', () => {
   console.log(`# 256 MiB file: maximum resident set ${Math.round(kib / 1024)} MiB`);
   assert.ok(kib < 128 * 1024, `the CLI's resident set reached ${kib} KiB for a 256 MiB file`);
 });
+
+test('names with a newline, carriage return or backslash: escaped as sha1dcsum (and GNU) escape them, and read back by --check', () => {
+  const dir = join(t.work, 'odd');
+  mkdirSync(dir, { recursive: true });
+  const names = ['plain.txt', 'new\nline.txt', 'back\\slash.txt', 'cr\rname.txt'];
+  for (const [i, n] of names.entries()) writeFileSync(join(dir, n), `content ${i}\n`);
+  const paths = names.map((n) => join(dir, n));
+  for (const mode of [[], ['--json']]) {
+    const want = theirs([...mode, ...paths]);
+    const got = ours([...mode, ...paths]);
+    assert.equal(got.stdout, want.stdout, mode.join(' '));
+    assert.equal(got.status, 0);
+  }
+  const list = join(t.work, 'odd.sums');
+  writeFileSync(list, ours(paths).stdout);
+  const r = ours(['--check', list]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal((r.stdout.match(/: OK$/gm) ?? []).length, names.length);
+});
