@@ -22,10 +22,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cargo_bin_on_path
 
-# Builds pkg/ and installs the wasm toolchain when missing.
+# Builds pkg/ (both halves) and installs the wasm toolchain when missing.
 scripts/build-pkg.sh
-# The package's JavaScript half (the inlined-module entry, the CLI, core.cjs); idempotent.
-node pkg-template/assemble.mjs
 
 rustflags_keep_simd128
 
