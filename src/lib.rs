@@ -45,6 +45,7 @@ mod engine;
 mod filter;
 mod fused;
 pub mod git;
+mod lanes;
 mod many;
 mod output;
 mod recompress;

@@ -3,6 +3,7 @@
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(crate) mod aarch64_sha;
+pub(crate) mod lanes;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_sha;

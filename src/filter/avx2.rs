@@ -2,8 +2,8 @@
 
 use core::arch::x86_64::*;
 
-use super::Lanes;
 use crate::block::Block;
+use crate::lanes::Lanes;
 
 // SAFETY (every method): the caller checked AVX2 (see `Lanes`); loads and
 // stores are bounds-checked on the slices first.

@@ -7,8 +7,8 @@
 
 use core::arch::x86_64::*;
 
-use super::Lanes;
 use crate::block::Block;
+use crate::lanes::Lanes;
 
 impl Lanes for __m512i {
     const LANES: usize = 16;

@@ -2,8 +2,8 @@
 
 use core::arch::aarch64::*;
 
-use super::Lanes;
 use crate::block::Block;
+use crate::lanes::Lanes;
 
 // SAFETY (every method): NEON is part of aarch64; loads and stores are
 // bounds-checked on the slices first.

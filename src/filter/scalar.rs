@@ -1,7 +1,7 @@
 //! The filter on plain `u32`s: one block per "vector", for every target.
 
-use super::Lanes;
 use crate::block::{Block, load_words};
+use crate::lanes::Lanes;
 
 impl Lanes for u32 {
     const LANES: usize = 1;

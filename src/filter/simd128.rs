@@ -11,8 +11,8 @@ use core::arch::wasm32::{
     u32x4_shr, u32x4_splat, v128, v128_and, v128_andnot, v128_load, v128_or, v128_xor,
 };
 
-use super::Lanes;
 use crate::block::Block;
+use crate::lanes::Lanes;
 
 /// Big-endian words: reverses the bytes of each 32-bit lane.
 #[inline(always)]

@@ -2,8 +2,8 @@
 
 use core::arch::x86_64::*;
 
-use super::Lanes;
 use crate::block::Block;
+use crate::lanes::Lanes;
 
 /// Byte order of every 32-bit lane reversed, in SSE2 (no `pshufb`).
 #[inline(always)]

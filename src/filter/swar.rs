@@ -3,8 +3,8 @@
 //! expansion are bitwise, so two 32-bit lanes share each operation; only the
 //! shifts need masks to keep the lanes apart.
 
-use super::Lanes;
 use crate::block::{Block, load_words};
+use crate::lanes::Lanes;
 
 /// `x` in both lanes.
 const fn both(x: u32) -> u64 {

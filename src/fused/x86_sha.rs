@@ -9,7 +9,8 @@ use core::arch::x86_64::__m128i;
 
 use crate::backend::FusedGroup;
 use crate::compress::x86_sha::{Between, block_rounds, load, store};
-use crate::filter::{Filter, Lanes};
+use crate::filter::Filter;
+use crate::lanes::Lanes;
 
 /// Part `4 J + Q` of `4 N` of the filter, after quarter `Q` of block `J`'s
 /// rounds: every index a constant, so each part is straight-line code.

@@ -4,8 +4,8 @@
 //! SHA-NI; independent messages are not. Each lane of a [`Lanes`] vector
 //! holds one message's chaining value, and every step of the loop takes the
 //! next block of every lane: the filter already works one block per lane,
-//! and the compression is written once more over the same trait
-//! ([`compress_lanes`]). A lane whose message ends takes the next message at
+//! and so does the compression written over the same trait
+//! (compress/lanes.rs; the portable compressor is its one-lane form). A lane whose message ends takes the next message at
 //! once, so no lane waits for the longest one. A block the filter lets
 //! through is checked with the backend's own `compress_flagged` from that
 //! lane's input chain (about 5% of random blocks), and a collision is
@@ -14,10 +14,12 @@
 
 use crate::backend::Backend;
 use crate::block::Block;
-use crate::compress::{IV, K};
+use crate::compress::IV;
+use crate::compress::lanes::compress_lanes;
 use crate::engine::{Config, Detection, Engine};
-use crate::filter::{Filter, Lanes};
+use crate::filter::Filter;
 use crate::git::{Header, ObjectKind, ObjectOutcome};
+use crate::lanes::Lanes;
 use crate::recompress::{Candidates, Kept};
 use crate::{Digest, Outcome};
 
@@ -88,80 +90,6 @@ impl<'a> Message<'a> {
             out[56..].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
         }
         out
-    }
-}
-
-/// Compresses one block per lane (its first 16 words in `first`) into the
-/// chaining values `state` (word k of every lane in `state[k]`), writing the
-/// working state before step 60 to `before_60` (what a flagged block's test
-/// starts from): the 80 steps written out with the five working variables
-/// renamed (as compress/portable.rs), the schedule rolling over 16 words.
-///
-/// # Safety
-/// The CPU must support `V`'s instruction set.
-#[inline(always)]
-pub(crate) unsafe fn compress_lanes<V: Lanes>(
-    state: &mut [V; 5],
-    first: &[V; 16],
-    before_60: &mut [V; 5],
-) {
-    // SAFETY (whole body): the caller guarantees V's instruction set.
-    unsafe {
-        let mut w = *first;
-        let [mut a, mut b, mut c, mut d, mut e] = *state;
-        macro_rules! word {
-            ($t:expr) => {{
-                const T: usize = $t;
-                if T >= 16 {
-                    w[T & 15] = V::expand_word(
-                        w[(T + 13) & 15],
-                        w[(T + 8) & 15],
-                        w[(T + 2) & 15],
-                        w[T & 15],
-                    );
-                }
-                w[T & 15]
-            }};
-        }
-        macro_rules! step {
-            ($f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
-                $e = $e
-                    .add($a.rotl5())
-                    .add(V::$f($b, $c, $d))
-                    .add(V::splat(K[$t / 20]))
-                    .add(word!($t));
-                $b = $b.rotl30();
-            };
-        }
-        macro_rules! five {
-            ($f:ident, $t:expr) => {
-                step!($f, $t, a, b, c, d, e);
-                step!($f, $t + 1, e, a, b, c, d);
-                step!($f, $t + 2, d, e, a, b, c);
-                step!($f, $t + 3, c, d, e, a, b);
-                step!($f, $t + 4, b, c, d, e, a);
-            };
-        }
-        five!(choose, 0);
-        five!(choose, 5);
-        five!(choose, 10);
-        five!(choose, 15);
-        five!(parity, 20);
-        five!(parity, 25);
-        five!(parity, 30);
-        five!(parity, 35);
-        five!(majority, 40);
-        five!(majority, 45);
-        five!(majority, 50);
-        five!(majority, 55);
-        *before_60 = [a, b, c, d, e];
-        five!(parity, 60);
-        five!(parity, 65);
-        five!(parity, 70);
-        five!(parity, 75);
-        for (s, x) in state.iter_mut().zip([a, b, c, d, e]) {
-            *s = s.add(x);
-        }
     }
 }
 

@@ -1,0 +1,82 @@
+//! SHA-1 compression of one block per lane of a [`Lanes`] vector, written
+//! once: the batch path (src/many) runs it on 4 to 16 lanes, and the
+//! portable compressor (portable.rs) is its one-lane form on `u32`.
+
+use super::K;
+use crate::lanes::Lanes;
+
+/// Compresses one block per lane (its first 16 words in `first`) into the
+/// chaining values `state` (word k of every lane in `state[k]`), writing the
+/// working state before step 60 to `before_60` (what a flagged block's test
+/// starts from): the 80 steps written out with the five working variables
+/// renamed rather than moved, so every index is a constant and the words and
+/// the state live in registers (locals in WebAssembly); the schedule rolls
+/// over 16 words.
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set.
+#[inline(always)]
+pub(crate) unsafe fn compress_lanes<V: Lanes>(
+    state: &mut [V; 5],
+    first: &[V; 16],
+    before_60: &mut [V; 5],
+) {
+    // SAFETY (whole body): the caller guarantees V's instruction set.
+    unsafe {
+        let mut w = *first;
+        let [mut a, mut b, mut c, mut d, mut e] = *state;
+        macro_rules! word {
+            ($t:expr) => {{
+                const T: usize = $t;
+                if T >= 16 {
+                    w[T & 15] = V::expand_word(
+                        w[(T + 13) & 15],
+                        w[(T + 8) & 15],
+                        w[(T + 2) & 15],
+                        w[T & 15],
+                    );
+                }
+                w[T & 15]
+            }};
+        }
+        macro_rules! step {
+            ($f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+                $e = $e
+                    .add($a.rotl5())
+                    .add(V::$f($b, $c, $d))
+                    .add(V::splat(K[$t / 20]))
+                    .add(word!($t));
+                $b = $b.rotl30();
+            };
+        }
+        macro_rules! five {
+            ($f:ident, $t:expr) => {
+                step!($f, $t, a, b, c, d, e);
+                step!($f, $t + 1, e, a, b, c, d);
+                step!($f, $t + 2, d, e, a, b, c);
+                step!($f, $t + 3, c, d, e, a, b);
+                step!($f, $t + 4, b, c, d, e, a);
+            };
+        }
+        five!(choose, 0);
+        five!(choose, 5);
+        five!(choose, 10);
+        five!(choose, 15);
+        five!(parity, 20);
+        five!(parity, 25);
+        five!(parity, 30);
+        five!(parity, 35);
+        five!(majority, 40);
+        five!(majority, 45);
+        five!(majority, 50);
+        five!(majority, 55);
+        *before_60 = [a, b, c, d, e];
+        five!(parity, 60);
+        five!(parity, 65);
+        five!(parity, 70);
+        five!(parity, 75);
+        for (s, x) in state.iter_mut().zip([a, b, c, d, e]) {
+            *s = s.add(x);
+        }
+    }
+}
