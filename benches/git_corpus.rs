@@ -8,6 +8,9 @@
 //! cargo bench --bench git_corpus -- REPO      # any repository (default: this one)
 //! ```
 
+mod common;
+use common::median;
+
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -57,11 +60,6 @@ fn objects(repo: &str) -> Vec<Object> {
     }
     assert!(child.wait().expect("git").success());
     all
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

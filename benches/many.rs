@@ -14,6 +14,9 @@
 //! cargo bench --bench many -- --rounds 11
 //! ```
 
+mod common;
+use common::median;
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -88,16 +91,6 @@ fn log_normal(rng: &mut SplitMix64, median: f64, sigma: f64) -> usize {
     let u2 = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let z = (-2.0 * (1.0 - u1).ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
     ((median * (sigma * z).exp()) as usize).min(1 << 20)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
 }
 
 fn main() {

@@ -15,6 +15,9 @@
 //! per measurement (default 40). For instruction counts, run the bench
 //! binary under `valgrind --tool=callgrind` with `--rounds 1`.
 
+mod common;
+use common::median;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -99,16 +102,6 @@ fn measure(run: &HashFn, data: &[u8], budget: Duration) -> f64 {
     }
     let secs = start.elapsed().as_secs_f64();
     (data.len() as f64 * reps as f64) / secs / (1024.0 * 1024.0)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
 }
 
 fn parse_size(s: &str) -> usize {
