@@ -8,10 +8,12 @@
 //! half of a collision when the partner's output equals this block's (or,
 //! for reduced-round detection, when its input does).
 //!
-//! Every backend brings its own `compress_flagged` (a [`CompressFlagged`]):
-//! the scalar one here keeps the two test states on its way through the
-//! steps; a hardware compressor keeps what its instructions expose and may
-//! test candidates with its own rounds (compress/x86_sha.rs).
+//! Every backend brings its own `compress_flagged` (a [`CompressFlagged`])
+//! and `test_flagged` (a [`TestFlagged`], for a block already compressed):
+//! each compressor keeps the working state before step 60 ([`Kept`]), from
+//! which the two test states are a few scalar steps away; the scalar test
+//! is here, and SHA-NI tests candidates with its own rounds
+//! (compress/x86_sha.rs).
 
 use crate::block::{Block, expand};
 use crate::compress::{State, steps_backward, steps_forward};

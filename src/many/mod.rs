@@ -5,12 +5,14 @@
 //! holds one message's chaining value, and every step of the loop takes the
 //! next block of every lane: the filter already works one block per lane,
 //! and so does the compression written over the same trait
-//! (compress/lanes.rs; the portable compressor is its one-lane form). A lane whose message ends takes the next message at
-//! once, so no lane waits for the longest one. A block the filter lets
-//! through is checked with the backend's own `compress_flagged` from that
-//! lane's input chain (about 5% of random blocks), and a collision is
-//! recorded exactly as the streaming engine records it
-//! ([`Detection`]), so every result equals what [`crate::hash`] gives.
+//! (compress/lanes.rs; the portable compressor is its one-lane form). A
+//! lane whose message ends takes the next message at once, so no lane waits
+//! for the longest one, and the last few lanes of a batch finish on the
+//! single stream. A block the filter lets through (about 5% of random
+//! blocks) is tested by the backend's own `test_flagged` from the states
+//! the lane compression kept, and a collision is recorded exactly as the
+//! streaming engine records it ([`Detection`]), so every result equals
+//! what [`crate::hash`] gives.
 
 use crate::backend::Backend;
 use crate::block::Block;
