@@ -11,7 +11,7 @@ use sha1dc_wasm::Builder;
 
 use crate::input::{Failure, Reader, describe};
 use crate::lines::{self, Entry};
-use crate::{EXIT_COLLISION, EXIT_IO_ERROR, EXIT_OK, Options, Output, jobs, output_error};
+use crate::{Options, Output, exit_status, jobs, output_error};
 
 /// Counts over one list.
 #[derive(Default)]
@@ -111,13 +111,7 @@ pub fn run(options: &Options, builder: Builder, lists: &[&OsStr]) -> ExitCode {
     if let Err(e) = out.flush() {
         return output_error(&e);
     }
-    ExitCode::from(if failed {
-        EXIT_IO_ERROR
-    } else if collided {
-        EXIT_COLLISION
-    } else {
-        EXIT_OK
-    })
+    exit_status(failed, collided)
 }
 
 /// Checks one list: (something failed, a collision was detected). An error

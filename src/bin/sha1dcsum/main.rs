@@ -561,6 +561,12 @@ fn run(options: Options) -> ExitCode {
     if let Some(e) = write_error.or_else(|| out.flush().err()) {
         return output_error(&e);
     }
+    exit_status(failed, collided)
+}
+
+/// The exit status of a run (hashing or `-c`): an unreadable or failed
+/// input (1) before a detected collision (3) before success (0).
+fn exit_status(failed: bool, collided: bool) -> ExitCode {
     ExitCode::from(if failed {
         EXIT_IO_ERROR
     } else if collided {
