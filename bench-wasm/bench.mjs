@@ -130,8 +130,7 @@ if (mib) {
   const vsDc = ours / mib['sha1dc crate (wasm)'].median;
   const vsSha1 = ours / mib['sha1 crate soft (wasm)'].median;
   console.log(
-    `\nTargets at 1 MiB: >= 1.60x the sha1dc crate: ${vsDc.toFixed(2)}x ${vsDc >= 1.6 ? 'met' : 'NOT met'}; ` +
-      `>= 0.85x the sha1 crate: ${vsSha1.toFixed(2)}x ${vsSha1 >= 0.85 ? 'met' : 'NOT met'}`,
+    `\nAt 1 MiB: ${vsDc.toFixed(2)}x the sha1dc crate, ${vsSha1.toFixed(2)}x the sha1 crate (both in wasm)`,
   );
 }
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ node: process.version, rounds, budgetMs, results }, null, 2));
