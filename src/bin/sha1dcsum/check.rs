@@ -9,9 +9,9 @@ use std::process::ExitCode;
 
 use sha1dc_wasm::Builder;
 
-use crate::input::{Failure, Reader, describe};
+use crate::input::{Failure, describe};
 use crate::lines::{self, Entry};
-use crate::{Options, Output, exit_status, jobs, output_error};
+use crate::{Options, Output, batch, exit_status, output_error};
 
 /// Counts over one list.
 #[derive(Default)]
@@ -155,61 +155,53 @@ fn check_list(
     let names: Vec<OsString> = entries.iter().map(|e| os_name(&e.name)).collect();
     // Standard input named in a list read from standard input is empty by
     // then; named twice, it is read once, in order.
-    let jobs = crate::jobs(
-        options,
-        &names.iter().map(OsString::as_os_str).collect::<Vec<_>>(),
-    );
+    let names: Vec<&OsStr> = names.iter().map(OsString::as_os_str).collect();
+    let jobs = crate::jobs(options, &names);
     let mut write_error = None;
     let mut status = Vec::new();
-    jobs::run(
-        entries.len(),
-        jobs,
-        || Reader::new(builder, options.git_blob),
-        |reader, i| reader.hash_input(&names[i]),
-        |i, result| {
-            let entry = &entries[i];
-            let verdict: Option<&[u8]> = match result {
-                Err(failure) if options.ignore_missing && failure.is_missing() => None,
-                Err(failure) => {
-                    tally.unreadable += 1;
-                    if !options.status
-                        && let Err(e) = report(out, &entry.name, &failure)
-                    {
-                        write_error = Some(e);
-                        return false;
-                    }
-                    Some(b"FAILED open or read")
-                }
-                Ok(hashed) => {
-                    tally.verified += 1;
-                    if hashed.outcome.collision().is_some() {
-                        tally.collisions += 1;
-                        Some(b"COLLISION")
-                    } else if *hashed.outcome.digest().as_bytes() == entry.digest {
-                        (!options.quiet).then_some(b"OK")
-                    } else {
-                        tally.mismatched += 1;
-                        Some(b"FAILED")
-                    }
-                }
-            };
-            let Some(verdict) = verdict.filter(|_| !options.status) else {
-                return true;
-            };
-            status.clear();
-            status.extend_from_slice(&shown(&entry.name));
-            status.extend_from_slice(b": ");
-            status.extend_from_slice(verdict);
-            status.push(b'\n');
-            match out.write(&status) {
-                Ok(()) => true,
-                Err(e) => {
+    batch::hash_all(&names, jobs, builder, options.git_blob, |i, result| {
+        let entry = &entries[i];
+        let verdict: Option<&[u8]> = match result {
+            Err(failure) if options.ignore_missing && failure.is_missing() => None,
+            Err(failure) => {
+                tally.unreadable += 1;
+                if !options.status
+                    && let Err(e) = report(out, &entry.name, &failure)
+                {
                     write_error = Some(e);
-                    false
+                    return false;
+                }
+                Some(b"FAILED open or read")
+            }
+            Ok(hashed) => {
+                tally.verified += 1;
+                if hashed.outcome.collision().is_some() {
+                    tally.collisions += 1;
+                    Some(b"COLLISION")
+                } else if *hashed.outcome.digest().as_bytes() == entry.digest {
+                    (!options.quiet).then_some(b"OK")
+                } else {
+                    tally.mismatched += 1;
+                    Some(b"FAILED")
                 }
             }
-        },
-    );
+        };
+        let Some(verdict) = verdict.filter(|_| !options.status) else {
+            return true;
+        };
+        status.clear();
+        status.extend_from_slice(&shown(&entry.name));
+        status.extend_from_slice(b": ");
+        status.extend_from_slice(verdict);
+        status.push(b'\n');
+        match out.write(&status) {
+            Ok(()) => true,
+            Err(e) => {
+                write_error = Some(e);
+                false
+            }
+        }
+    });
     if let Some(e) = write_error {
         return Err(e);
     }

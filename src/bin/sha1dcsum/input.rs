@@ -29,14 +29,14 @@ pub struct Hashed {
 }
 
 impl Hashed {
-    fn plain(outcome: Outcome) -> Hashed {
+    pub fn plain(outcome: Outcome) -> Hashed {
         Hashed {
             offset: outcome.collision().map(|c| c.offset()),
             outcome,
         }
     }
 
-    fn object(o: ObjectOutcome) -> Hashed {
+    pub fn object(o: ObjectOutcome) -> Hashed {
         Hashed {
             outcome: *o.outcome(),
             offset: o.collision_offset(),

@@ -1,9 +1,12 @@
-//! Many inputs hashed on N threads, results handed back in input order.
+//! Many units of work on N threads, results handed back in order.
 //!
-//! Each thread owns its state (a read buffer and a hasher: constant memory
-//! per thread) and claims the next input by index. A thread may run at most
-//! `WINDOW` inputs ahead of the oldest result not yet consumed, so a slow
-//! first file never lets the finished results behind it pile up without
+//! The units come from an iterator, pulled under the claim lock by the
+//! thread that needs work (so whatever the iterator does to produce a unit,
+//! such as a `stat` of the next files, runs on the worker threads, one at a
+//! time, while the others hash). Each thread owns its state (a read buffer
+//! and a hasher: constant memory per thread). A thread may run at most
+//! `WINDOW` units ahead of the oldest result not yet consumed, so a slow
+//! first unit never lets the finished results behind it pile up without
 //! bound. The consumer runs on the calling thread and can stop everything
 //! (a closed output) by returning `false`.
 
@@ -11,33 +14,38 @@ use std::collections::BTreeMap;
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 
-/// How far past the oldest unconsumed input the threads may claim, per thread.
+/// How far past the oldest unconsumed unit the threads may claim, per thread.
 const WINDOW_PER_THREAD: usize = 16;
 
-struct Claims {
-    /// The next index to hand out.
+struct Claims<J> {
+    units: J,
+    /// The number of the next unit handed out.
     next: usize,
-    /// The oldest index not consumed yet.
+    /// The oldest unit not consumed yet.
     consumed: usize,
-    /// Set when the consumer stops: claim nothing more.
+    /// Set when the consumer stops or the units run out: claim nothing more.
     stop: bool,
 }
 
-/// Runs `work(state, i)` for every `i` in `0..count` on `jobs` threads, each
-/// with its own `state` from `init`, and `consume(i, result)` on this thread
-/// in order of `i`. Stops early when `consume` returns false.
-pub fn run<S, T, I, W, C>(count: usize, jobs: usize, init: I, work: W, mut consume: C)
+/// Runs `work(state, unit)` for every unit `units` yields on `jobs` threads
+/// (fewer when the iterator's upper bound is lower), each with its own
+/// `state` from `init`, and `consume(k, result)` on this thread for the
+/// k-th unit, in order of `k`. Stops early when `consume` returns false.
+pub fn run<U, J, S, T, I, W, C>(units: J, jobs: usize, init: I, work: W, mut consume: C)
 where
+    J: Iterator<Item = U> + Send,
+    U: Send,
     T: Send,
     I: Fn() -> S + Sync,
-    W: Fn(&mut S, usize) -> T + Sync,
+    W: Fn(&mut S, U) -> T + Sync,
     C: FnMut(usize, T) -> bool,
 {
-    let jobs = jobs.clamp(1, count.max(1));
+    let most = units.size_hint().1.unwrap_or(usize::MAX);
+    let jobs = jobs.clamp(1, most.max(1));
     if jobs == 1 {
         let mut state = init();
-        for i in 0..count {
-            if !consume(i, work(&mut state, i)) {
+        for (k, unit) in units.enumerate() {
+            if !consume(k, work(&mut state, unit)) {
                 return;
             }
         }
@@ -45,20 +53,25 @@ where
     }
     let window = jobs * WINDOW_PER_THREAD;
     let claims = Mutex::new(Claims {
+        units,
         next: 0,
         consumed: 0,
         stop: false,
     });
     let moved = Condvar::new();
-    let claim = || -> Option<usize> {
+    let claim = || -> Option<(usize, U)> {
         let mut c = claims.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            if c.stop || c.next >= count {
+            if c.stop {
                 return None;
             }
             if c.next < c.consumed + window {
+                let Some(unit) = c.units.next() else {
+                    c.stop = true;
+                    return None;
+                };
                 c.next += 1;
-                return Some(c.next - 1);
+                return Some((c.next - 1, unit));
             }
             c = moved.wait(c).unwrap_or_else(|e| e.into_inner());
         }
@@ -70,8 +83,8 @@ where
             let (init, work, claim) = (&init, &work, &claim);
             scope.spawn(move || {
                 let mut state = init();
-                while let Some(i) = claim() {
-                    if send.send((i, work(&mut state, i))).is_err() {
+                while let Some((k, unit)) = claim() {
+                    if send.send((k, work(&mut state, unit))).is_err() {
                         return;
                     }
                 }
@@ -81,11 +94,11 @@ where
         let mut pending = BTreeMap::new();
         let mut next = 0;
         let mut stopped = false;
-        for (i, result) in receive.iter() {
+        for (k, result) in receive.iter() {
             if stopped {
                 continue;
             }
-            pending.insert(i, result);
+            pending.insert(k, result);
             while let Some(result) = pending.remove(&next) {
                 if !consume(next, result) {
                     stopped = true;
@@ -113,7 +126,7 @@ mod tests {
         for jobs in [1, 2, 3, 8, 100] {
             let mut seen = Vec::new();
             run(
-                50,
+                0..50,
                 jobs,
                 || 0u32,
                 |calls, i| {
@@ -137,7 +150,7 @@ mod tests {
         let done = AtomicUsize::new(0);
         let mut consumed = 0;
         run(
-            10_000,
+            0..10_000,
             4,
             || (),
             |(), _| {
@@ -155,6 +168,12 @@ mod tests {
 
     #[test]
     fn no_input() {
-        run(0, 4, || (), |(), _| unreachable!(), |_, ()| unreachable!());
+        run(
+            0..0,
+            4,
+            || (),
+            |(), _| unreachable!(),
+            |_, ()| unreachable!(),
+        );
     }
 }

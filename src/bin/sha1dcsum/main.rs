@@ -4,8 +4,11 @@
 //! collision attack was detected in it, like the original C tool; otherwise
 //! it follows GNU `sha1sum` (escaped names, `-z`, `--tag`, `-b`/`-t`, and
 //! `-c` to verify a list). Inputs are hashed on several threads (`-j`), each
-//! streaming through one reusable buffer, with the output in argument order.
+//! streaming through one reusable buffer, or, for small files, reading a
+//! group of them whole and hashing them at once (batch.rs), with the output
+//! in argument order.
 
+mod batch;
 mod check;
 mod input;
 mod jobs;
@@ -16,7 +19,7 @@ use std::io::{self, BufWriter, ErrorKind, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use input::{Hashed, Reader};
+use input::Hashed;
 use lines::Style;
 use sha1dc_wasm::{Builder, available_backends};
 
@@ -519,11 +522,11 @@ fn run(options: Options) -> ExitCode {
     let mut collided = false;
     let mut write_error = None;
     let mut line = Vec::with_capacity(256);
-    jobs::run(
-        names.len(),
+    batch::hash_all(
+        &names,
         jobs(&options, &names),
-        || Reader::new(builder, options.git_blob),
-        |reader, i| reader.hash_input(names[i]),
+        builder,
+        options.git_blob,
         |i, result| {
             let name = names[i];
             let written = match result {
