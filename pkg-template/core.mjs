@@ -6,7 +6,7 @@
 // CommonJS entry, so it keeps a single `export` (createApi) and imports
 // nothing.
 
-/** Option bits understood by the wasm side (src/wasm.rs). */
+/** Option bits understood by the wasm side (bindings/src/lib.rs). */
 const SAFE_HASH = 1;
 const REDUCED_ROUND = 2;
 const GIT_BLOB = 4;
@@ -19,6 +19,19 @@ const PIECE = 1 << 20;
 
 /** Strings longer than this (in UTF-16 units) are encoded in pieces. */
 const STRING_PIECE = PIECE >> 2;
+
+/**
+ * sha1dcMany hands wasm at most this many bytes of messages at once: a larger
+ * batch goes in several calls, so the module's memory stays bounded; a message
+ * larger than this is hashed alone, in pieces, as sha1dc() does.
+ */
+const BATCH_BYTES = 8 << 20;
+
+/** And at most this many messages at once (each result is 72 bytes). */
+const BATCH_MESSAGES = 16384;
+
+/** Bytes of one encoded result (see the bindings crate). */
+const RESULT_LEN = 72;
 
 const ACCEPTED =
   'a Uint8Array, ArrayBuffer, DataView, another TypedArray view, a Node Buffer or a string';
@@ -103,6 +116,26 @@ function toInput(data, where) {
 
 const OPTION_NAMES = ['safeHash', 'reducedRound', 'gitBlob', 'size'];
 const STREAM_OPTION_NAMES = [...OPTION_NAMES, 'signal'];
+// No size: each message of a batch has its own.
+const MANY_OPTION_NAMES = ['safeHash', 'reducedRound', 'gitBlob'];
+
+/**
+ * The messages of sha1dcMany as an array: an Array as it is, another iterable
+ * (a Set, a generator) copied; a TypeError for anything else.
+ */
+function toList(messages) {
+  if (Array.isArray(messages)) return messages;
+  const one = typeof messages === 'string' || ArrayBuffer.isView(messages) ||
+    (messages !== null && typeof messages === 'object' && /^(Shared)?ArrayBuffer$/.test(tag(messages)));
+  if (!one && messages !== null && typeof messages === 'object' && typeof messages[Symbol.iterator] === 'function') {
+    return Array.from(messages);
+  }
+  throw new TypeError(
+    `sha1dc: sha1dcMany() messages must be an array of inputs (each ${ACCEPTED}); got ${describe(messages)}${
+      one ? ' (use sha1dc() for one message)' : ''
+    }`,
+  );
+}
 
 /**
  * Checks an options object; returns { flags, size, gitBlob, signal }. `where`
@@ -213,7 +246,7 @@ function sizeError(want, got) {
  * Builds the public API.
  *
  * @param {object} raw the wasm-bindgen exports (RawHasher, hashBytes,
- *   hashString, backendName, dvName) of a loaded or loading module.
+ *   hashString, hashMany, backendName, dvName) of a loaded or loading module.
  * @param {((input: unknown) => Promise<void>) | null} load loads the module
  *   from init()'s argument; null when it is loaded already (Node).
  * @param {((input: unknown) => void) | null} loadSync loads it synchronously.
@@ -331,6 +364,11 @@ export function createApi(raw, load, loadSync) {
     ensureReady('sha1dc()');
     const input = toInput(data, 'data');
     const { flags, size } = parseOptions(options, 'sha1dc()');
+    return hashOne(input, flags, size);
+  }
+
+  /** sha1dc() once the arguments are checked: `input` from toInput. */
+  function hashOne(input, flags, size) {
     if (size === undefined) {
       if (typeof input === 'string' && input.length <= STRING_PIECE) return decode(raw.hashString(input, flags));
       if (typeof input !== 'string' && input.length <= PIECE) return decode(raw.hashBytes(input, flags));
@@ -345,6 +383,73 @@ export function createApi(raw, load, loadSync) {
     } finally {
       h.free();
     }
+  }
+
+  /** The buffer sha1dcMany assembles batches in, kept from call to call (at most BATCH_BYTES). */
+  let batchBuffer = null;
+
+  /**
+   * Hashes many messages, several at a time (one per SIMD lane), crossing
+   * into wasm once per batch of up to BATCH_BYTES: results in input order,
+   * each what sha1dc(message, options) gives.
+   */
+  function sha1dcMany(messages, options) {
+    ensureReady('sha1dcMany()');
+    const list = toList(messages);
+    const { flags } = parseOptions(options, 'sha1dcMany()', MANY_OPTION_NAMES);
+    // Every message is checked before any is hashed.
+    const inputs = new Array(list.length);
+    for (let i = 0; i < list.length; i++) inputs[i] = toInput(list[i], `sha1dcMany() messages[${i}]`);
+    const results = new Array(inputs.length);
+    let encoder = null;
+    /** The batch being assembled: message indices, their bytes, their total size. */
+    let batch = [];
+    let views = [];
+    let bytes = 0;
+    const flush = () => {
+      if (batch.length === 0) return;
+      if (batchBuffer === null || batchBuffer.length < bytes) {
+        batchBuffer = null; // the old one can go before the new one is allocated
+        batchBuffer = new Uint8Array(Math.max(bytes, Math.min(BATCH_BYTES, 64 * 1024)));
+      }
+      const data = batchBuffer.subarray(0, bytes);
+      const lengths = new Uint32Array(batch.length);
+      let at = 0;
+      for (let k = 0; k < views.length; k++) {
+        data.set(views[k], at);
+        lengths[k] = views[k].length;
+        at += views[k].length;
+      }
+      const out = raw.hashMany(data, lengths, flags);
+      for (let k = 0; k < batch.length; k++) {
+        results[batch[k]] = decode(out.subarray(k * RESULT_LEN, (k + 1) * RESULT_LEN));
+      }
+      batch = [];
+      views = [];
+      bytes = 0;
+    };
+    for (let i = 0; i < inputs.length; i++) {
+      let input = inputs[i];
+      if (typeof input === 'string') {
+        // Longer than BATCH_BYTES in UTF-16 units is longer in UTF-8 too: hashed alone.
+        if (input.length > BATCH_BYTES) {
+          results[i] = hashOne(input, flags, undefined);
+          continue;
+        }
+        if (encoder === null) encoder = new TextEncoder();
+        input = encoder.encode(input);
+      }
+      if (input.length > BATCH_BYTES) {
+        results[i] = hashOne(input, flags, undefined);
+        continue;
+      }
+      if (bytes + input.length > BATCH_BYTES || batch.length === BATCH_MESSAGES) flush();
+      batch.push(i);
+      views.push(input);
+      bytes += input.length;
+    }
+    flush();
+    return results;
   }
 
   /** The streaming hasher createHasher returns. */
@@ -534,5 +639,5 @@ export function createApi(raw, load, loadSync) {
     return backendCache;
   }
 
-  return { init, initSync, sha1dc, createHasher, hashStream, backend };
+  return { init, initSync, sha1dc, sha1dcMany, createHasher, hashStream, backend };
 }

@@ -22,4 +22,4 @@ const api = createApi(
   },
 );
 
-export const { init, initSync, sha1dc, createHasher, hashStream, backend } = api;
+export const { init, initSync, sha1dc, sha1dcMany, createHasher, hashStream, backend } = api;

@@ -41,4 +41,4 @@ try {
 }
 bytes = null;
 
-export const { init, initSync, sha1dc, createHasher, hashStream, backend } = api;
+export const { init, initSync, sha1dc, sha1dcMany, createHasher, hashStream, backend } = api;

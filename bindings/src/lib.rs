@@ -19,6 +19,10 @@
 //! the header); the offset is the library's: for a git blob, in the file's
 //! own bytes (see `sha1dc_wasm::git::ObjectOutcome::collision_offset`).
 //!
+//! `hashMany` takes a batch in one crossing (the messages end to end and
+//! their lengths) and returns the results end to end, 72 bytes each; the
+//! library's batch API hashes them one message per vector lane.
+//!
 //! Git blobs go through the library's `git` module, the code `sha1dcsum
 //! --git-blob` runs too.
 // Native builds of the workspace compile this crate to nothing.
@@ -40,6 +44,8 @@ const SAFE_HASH: u32 = 1;
 const REDUCED_ROUND: u32 = 2;
 /// Option bit: hash as a git blob object (`blob <size>\0` before the data).
 const GIT_BLOB: u32 = 4;
+/// Bytes of one encoded result.
+const RESULT_LEN: usize = 72;
 /// The largest exact integer a JavaScript number holds.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
@@ -52,7 +58,13 @@ fn builder(flags: u32) -> Builder {
 /// `outcome` encoded; `content_offset` is the first flagged block's offset
 /// in the content when that differs from the block's own (a git blob).
 fn encode(outcome: &Outcome, content_offset: Option<u64>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(72);
+    let mut out = Vec::with_capacity(RESULT_LEN);
+    encode_into(&mut out, outcome, content_offset);
+    out
+}
+
+/// [`encode`], appended to `out`.
+fn encode_into(out: &mut Vec<u8>, outcome: &Outcome, content_offset: Option<u64>) {
     out.extend_from_slice(outcome.digest().as_bytes());
     out.extend_from_slice(outcome.sha1().as_bytes());
     let (flag, dv, block, count, offset) = match outcome.collision() {
@@ -69,7 +81,6 @@ fn encode(outcome: &Outcome, content_offset: Option<u64>) -> Vec<u8> {
     out.extend_from_slice(&block.to_le_bytes());
     out.extend_from_slice(&count.to_le_bytes());
     out.extend_from_slice(&offset.to_le_bytes());
-    out
 }
 
 fn encode_object(outcome: &ObjectOutcome) -> Vec<u8> {
@@ -88,6 +99,46 @@ pub fn hash_bytes(data: &[u8], flags: u32) -> Vec<u8> {
     let mut h = builder(flags).build();
     h.update(data);
     encode(&h.finalize(), None)
+}
+
+/// Hashes many messages in one call, several at a time (one per simd128
+/// lane): `data` is the messages end to end, `lengths` their sizes in order.
+/// Returns one encoded result per message, in order, each exactly what
+/// [`hash_bytes`] gives for that message with the same `flags`.
+#[wasm_bindgen(js_name = hashMany)]
+pub fn hash_many(data: &[u8], lengths: &[u32], flags: u32) -> Result<Vec<u8>, JsError> {
+    let mut messages = Vec::with_capacity(lengths.len());
+    let mut at = 0usize;
+    for &len in lengths {
+        let end = at
+            .checked_add(len as usize)
+            .filter(|&end| end <= data.len())
+            .ok_or_else(|| {
+                JsError::new(&format!(
+                    "sha1dc: hashMany: the lengths add up to more than the {} bytes of data",
+                    data.len()
+                ))
+            })?;
+        messages.push(&data[at..end]);
+        at = end;
+    }
+    if at != data.len() {
+        return Err(JsError::new(&format!(
+            "sha1dc: hashMany: the lengths add up to {at} bytes, but the data has {}",
+            data.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(messages.len() * RESULT_LEN);
+    if flags & GIT_BLOB != 0 {
+        for outcome in builder(flags).hash_objects(ObjectKind::Blob, &messages) {
+            encode_into(&mut out, outcome.outcome(), outcome.collision_offset());
+        }
+    } else {
+        for outcome in builder(flags).hash_many(&messages) {
+            encode_into(&mut out, &outcome, None);
+        }
+    }
+    Ok(out)
 }
 
 /// Hashes the UTF-8 encoding of `text` in one call.

@@ -16,7 +16,7 @@ after(() => t?.cleanup());
 
 /** Uses of the whole API, with the types it must give and the mistakes it must reject. */
 const USES = `
-import { init, initSync, sha1dc, createHasher, hashStream, backend, type Result, type Options, type Hasher, type StreamOptions } from 'sha1dc-wasm';
+import { init, initSync, sha1dc, sha1dcMany, createHasher, hashStream, backend, type Result, type Options, type ManyOptions, type Hasher, type StreamOptions } from 'sha1dc-wasm';
 export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>) {
   await init();
   await init(bytes);
@@ -36,6 +36,13 @@ export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>)
   const p: Promise<Result> = hashStream(stream, so, (n: number) => void n);
   const q: Promise<Result> = hashStream(stream, (n) => void n);
   const name: string = backend();
+  const mo: ManyOptions = { gitBlob: true, reducedRound: true, safeHash: false };
+  const many: Result[] = sha1dcMany([bytes, 'abc', bytes.buffer], mo);
+  const fromSet: Result[] = sha1dcMany(new Set<Uint8Array>([bytes]));
+  // @ts-expect-error each message has its own size
+  sha1dcMany([bytes], { size: 3 });
+  // @ts-expect-error a batch is an array of inputs, not one input
+  sha1dcMany(42);
   // @ts-expect-error a number is not an input
   sha1dc(42);
   // @ts-expect-error unknown option
@@ -44,7 +51,7 @@ export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>)
   createHasher().digest('latin1');
   // @ts-expect-error digest('hex') is a string, not a result
   const wrong: Result = createHasher().digest('hex');
-  return [dv, raw, text, hex, b64, twenty, bin, res, p, q, name, wrong];
+  return [dv, raw, text, hex, b64, twenty, bin, res, p, q, name, many, fromSet, wrong];
 }
 `;
 

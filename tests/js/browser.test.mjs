@@ -38,6 +38,7 @@ try {
   out.stream = (await m.hashStream(new Blob(['abc']).stream())).hex;
   const shattered = await (await fetch('/data/shattered-1.prefix320.bin')).arrayBuffer();
   out.collision = m.sha1dc(shattered).collision;
+  out.many = m.sha1dcMany(['abc', shattered, new Uint8Array(0)]).map((r) => [r.hex, r.collision && r.collision.block]);
   out.gitBlob = (await m.hashStream(new Blob(['hello\\n']), { gitBlob: true })).hex;
   try { m.sha1dc(42); } catch (e) { out.typeError = e.constructor.name + ': ' + e.message; }
   const w = new Worker('/t/worker.mjs', { type: 'module' });
@@ -57,12 +58,12 @@ try { (0, eval)('1'); out.evalBlocked = false; } catch { out.evalBlocked = true;
 window.__result = JSON.stringify(out);
 `,
   '/t/worker.mjs': `
-import { init, sha1dc, backend, createHasher } from '/pkg/index.mjs';
+import { init, sha1dc, sha1dcMany, backend, createHasher } from '/pkg/index.mjs';
 // The handler is set at once (a message that arrives during a top-level
 // await may find none); init() inside it returns the same promise each time.
 self.onmessage = async (e) => {
   await init();
-  self.postMessage({ hex: sha1dc(e.data).hex, hasher: createHasher().update(e.data).digest().hex, backend: backend() });
+  self.postMessage({ hex: sha1dc(e.data).hex, hasher: createHasher().update(e.data).digest().hex, many: sha1dcMany([e.data, 'abc']).map(String), backend: backend() });
 };
 `,
 };
@@ -147,7 +148,8 @@ test('headless Chromium: strict CSP page and a module Web Worker', { skip: !avai
     assert.deepEqual(out.collision, { offset: 256, block: 4, dv: 'II(52,0)', count: 1 });
     assert.equal(out.gitBlob, 'ce013625030ba8dba906f756967f9e9ca394464a');
     assert.match(out.typeError, /^TypeError: sha1dc: data must be .* got number 42$/);
-    assert.deepEqual(out.worker, { hex: ABC, hasher: ABC, backend: 'simd128' });
+    assert.deepEqual(out.worker, { hex: ABC, hasher: ABC, many: [ABC, ABC], backend: 'simd128' });
+    assert.deepEqual(out.many, [[ABC, null], ['7117b3cb9225aaf0d8ef1a40e493957b0bf8693d', 4], ['da39a3ee5e6b4b0d3255bfef95601890afd80709', null]]);
     const big = new Uint8Array(3 << 20).fill(97);
     const { createHash } = await import('node:crypto');
     assert.equal(out.blob, createHash('sha1').update(big).update('x').digest('hex'));

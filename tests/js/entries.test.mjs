@@ -19,12 +19,13 @@ const runModule = (code) =>
 
 test('CommonJS: require gives the API, ready at once, same instance as import', async () => {
   const cjs = require(`${pkgDir}/node.cjs`);
-  assert.deepEqual(Object.keys(cjs).sort(), ['backend', 'createHasher', 'hashStream', 'init', 'initSync', 'sha1dc']);
+  assert.deepEqual(Object.keys(cjs).sort(), ['backend', 'createHasher', 'hashStream', 'init', 'initSync', 'sha1dc', 'sha1dcMany']);
   assert.equal(cjs.sha1dc('abc').hex, ABC);
   assert.equal(cjs.backend(), 'simd128');
   await cjs.init();
   const esm = await import(`${pkgDir}/node.mjs`);
   assert.equal(esm.sha1dc, cjs.sha1dc);
+  assert.equal(esm.sha1dcMany, cjs.sha1dcMany);
 });
 
 test('browser entry in Node: throws before init, then init() with bytes', () => {
@@ -113,7 +114,7 @@ test('the inlined entry: ready on import (no init), the same API, init() and ini
     m.initSync(new Uint8Array(0));
     console.log(before, m.createHasher().update('abc').digest('hex'), m.backend(), Object.keys(m).sort().join());
   `);
-  assert.equal(out, `${ABC} ${ABC} simd128 backend,createHasher,hashStream,init,initSync,sha1dc`);
+  assert.equal(out, `${ABC} ${ABC} simd128 backend,createHasher,hashStream,init,initSync,sha1dc,sha1dcMany`);
 });
 
 test('a worker thread (the Web Worker pattern): Node entry and browser entry', async () => {
