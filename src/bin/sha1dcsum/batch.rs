@@ -5,8 +5,9 @@
 //! The inputs are cut, in order, into units a thread takes whole:
 //!
 //! - a *group*: consecutive small regular files (at most [`SMALL_MAX`] bytes
-//!   each by `stat`, [`GROUP_FILES`] and [`GROUP_BYTES`] in all), read whole
-//!   into one buffer and hashed together;
+//!   each by `stat`, [`GROUP_FILES`] (fewer when that leaves a thread
+//!   without a group) and [`GROUP_BYTES`] in all), read whole into one
+//!   buffer and hashed together;
 //! - *one* input on the streaming path ([`Reader`]): standard input, a large
 //!   file, a directory, a pipe or device, or a small file with no small
 //!   neighbour.
@@ -51,6 +52,10 @@ pub const GROUP_BYTES: usize = 4 << 20;
 /// last long message.
 pub const GROUP_FILES: usize = 64;
 
+/// The fewest files a group is cut to so that every thread gets one: one
+/// for each lane of the widest form.
+const GROUP_FILES_MIN: usize = 16;
+
 /// Where each file of a group starts in the buffer: on a cache line, which
 /// the kernel copies into faster.
 const ALIGN: usize = 64;
@@ -75,6 +80,8 @@ struct Plan<'a> {
     next: usize,
     /// Groups at all (else every name is one unit).
     batch: bool,
+    /// The most files in a group.
+    group_files: usize,
     /// What [`groupable`] said of a name past the end of the last group.
     peeked: Option<(usize, Option<u64>)>,
 }
@@ -115,7 +122,7 @@ impl Iterator for Plan<'_> {
         }
         let mut end = start;
         let mut bytes = 0;
-        while end < self.names.len() && end - start < GROUP_FILES {
+        while end < self.names.len() && end - start < self.group_files {
             match self.class(end) {
                 Some(size) if bytes + size <= GROUP_BYTES as u64 => {
                     bytes += size;
@@ -256,6 +263,14 @@ impl Worker {
     }
 }
 
+/// The most files in a group for `count` inputs on `jobs` threads: fewer
+/// than [`GROUP_FILES`] when that leaves threads without a group.
+fn group_files(count: usize, jobs: usize) -> usize {
+    count
+        .div_ceil(jobs.max(1))
+        .clamp(GROUP_FILES_MIN, GROUP_FILES)
+}
+
 /// True unless `SHA1DCSUM_BATCH=0`.
 fn enabled() -> bool {
     std::env::var_os(BATCH_VARIABLE).is_none_or(|v| v != "0")
@@ -275,6 +290,7 @@ pub fn hash_all(
         names,
         next: 0,
         batch: names.len() > 1 && enabled(),
+        group_files: group_files(names.len(), jobs),
         peeked: None,
     };
     jobs::run(
@@ -332,6 +348,7 @@ mod tests {
             names,
             next: 0,
             batch: true,
+            group_files: GROUP_FILES,
             peeked: None,
         }
         .collect()
@@ -388,6 +405,7 @@ mod tests {
             names: &names,
             next: 0,
             batch: false,
+            group_files: GROUP_FILES,
             peeked: None,
         };
         assert_eq!(
@@ -422,6 +440,16 @@ mod tests {
                 Unit::One(2 * per_group),
             ]
         );
+    }
+
+    #[test]
+    fn groups_are_cut_smaller_so_that_every_thread_gets_one() {
+        assert_eq!(group_files(20_000, 2), GROUP_FILES);
+        assert_eq!(group_files(100, 1), GROUP_FILES);
+        assert_eq!(group_files(100, 2), 50);
+        assert_eq!(group_files(200, 8), 25);
+        assert_eq!(group_files(40, 4), GROUP_FILES_MIN);
+        assert_eq!(group_files(3, 0), GROUP_FILES_MIN);
     }
 
     /// Every result of a group, read whole or not, failed or not, is what
