@@ -166,6 +166,33 @@ mod tests {
         assert!(done.load(Ordering::Relaxed) <= 5 + 4 * WINDOW_PER_THREAD + 4);
     }
 
+    /// Units from an iterator that yields fewer than its upper bound (as
+    /// the plan of groups does), some of them slow.
+    #[test]
+    fn units_of_unknown_count_come_in_order() {
+        for jobs in [1, 2, 5] {
+            let mut seen = Vec::new();
+            run(
+                (0..200).filter(|i| i % 3 != 1),
+                jobs,
+                || (),
+                |(), unit| {
+                    if unit % 7 == 0 {
+                        std::thread::sleep(std::time::Duration::from_micros(300));
+                    }
+                    unit * 2
+                },
+                |k, r| {
+                    assert_eq!(k, seen.len());
+                    seen.push(r / 2);
+                    true
+                },
+            );
+            let want: Vec<_> = (0..200).filter(|i| i % 3 != 1).collect();
+            assert_eq!(seen, want, "jobs {jobs}");
+        }
+    }
+
     #[test]
     fn no_input() {
         run(
