@@ -1,15 +1,28 @@
-// The worker pool: a few module workers (worker.js) that hash files off the main thread, one job
-// each at a time, and a queue of jobs waiting for a free worker. No DOM: the page learns what
-// happens through the callbacks it passes in, each keyed by the job id `submit` returned.
+// The worker pool: a few module workers (worker.js) that hash files off the main thread, and a
+// queue of jobs waiting for a free worker. A free worker takes the next large file alone (it is
+// streamed), or the next run of small files together as one batch (read whole and hashed with
+// sha1dcMany, several at a time). No DOM: the page learns what happens through the callbacks it
+// passes in, each keyed by the job id `submit` returned; a file in a batch is reported on its own,
+// as any other.
 
 import { ENGINE_DID_NOT_LOAD, WORKER_DID_NOT_LOAD } from './format.js';
 
+/** Files of at most this many bytes go in batches; larger ones are streamed, one per worker. */
+export const BATCH_FILE_MAX = 1024 * 1024;
+/** A batch holds at most this many bytes of files... */
+export const BATCH_BYTES = 4 * 1024 * 1024;
+/** ...and at most this many files. */
+export const BATCH_FILES = 256;
+
+const batchable = (file) => typeof file?.size === 'number' && file.size <= BATCH_FILE_MAX;
+const sameOptions = (a, b) => Boolean(a?.gitBlob) === Boolean(b?.gitBlob) && Boolean(a?.reducedRound) === Boolean(b?.reducedRound);
 
 /**
  * @typedef {{ file: File, options: { gitBlob?: boolean, reducedRound?: boolean } }} Job
- * @typedef {{ name: string, worker: Worker, ready: boolean, job: number, deadline: number }} WorkerSlot
- *   one worker of the pool; `job` is the id of the job it runs, 0 while idle; `deadline` the
- *   timer that replaces the worker if it does not acknowledge a cancel
+ * @typedef {{ name: string, worker: Worker, ready: boolean, jobs: Map<number, Job>, deadlines: Map<number, number> }} WorkerSlot
+ *   one worker of the pool; `jobs` the jobs it runs (one large file, or a batch of small ones),
+ *   empty while idle; `deadlines` the timers that replace the worker if it does not acknowledge
+ *   a cancel
  * @typedef {{
  *   ready?: (backend: string) => void, failed?: (reason: string) => void,
  *   started?: (id: number) => void, progress?: (id: number, done: number, total: number, ms: number) => void,
@@ -38,7 +51,7 @@ export class WorkerPool {
     this.queue = new Map();
     this.nextId = 1;
     for (let i = 0; i < size; i++) {
-      const slot = { name: `sha1dc-${i}`, worker: null, ready: false, job: 0, deadline: 0 };
+      const slot = { name: `sha1dc-${i}`, worker: null, ready: false, jobs: new Map(), deadlines: new Map() };
       this.slots.push(slot);
       this.startWorker(slot);
     }
@@ -62,24 +75,28 @@ export class WorkerPool {
   /**
    * Stops a job. A queued one is dropped at once ('dropped'); a running one is asked to stop
    * ('asked'), which its worker acknowledges with `cancelled`, or, failing that within
-   * cancelGraceMs, the worker is replaced and `cancelled` is reported then. Returns false for
-   * a job the pool no longer has.
+   * cancelGraceMs, the worker is replaced and `cancelled` is reported then (the other files of
+   * its batch, if it had one, go back to the head of the queue). Returns false for a job the
+   * pool no longer has.
    */
   cancel(id) {
     if (this.queue.delete(id)) {
       this.on.cancelled?.(id);
       return 'dropped';
     }
-    const slot = this.slots.find((s) => s.job === id);
+    const slot = this.slots.find((s) => s.jobs.has(id));
     if (!slot) return false;
     slot.worker.postMessage({ type: 'cancel', id });
-    clearTimeout(slot.deadline);
-    slot.deadline = setTimeout(() => {
-      if (slot.job !== id) return;
+    clearTimeout(slot.deadlines.get(id));
+    slot.deadlines.set(id, setTimeout(() => {
+      if (!slot.jobs.has(id)) return;
+      slot.jobs.delete(id);
+      const others = [...slot.jobs];
       this.restartWorker(slot);
+      this.queue = new Map([...others, ...this.queue]);
       this.on.cancelled?.(id);
       this.schedule();
-    }, this.cancelGraceMs);
+    }, this.cancelGraceMs));
     return 'asked';
   }
 
@@ -88,7 +105,9 @@ export class WorkerPool {
     const worker = new Worker(this.url, { type: 'module', name: slot.name });
     slot.worker = worker;
     slot.ready = false;
-    slot.job = 0;
+    for (const timer of slot.deadlines?.values() ?? []) clearTimeout(timer);
+    slot.jobs = new Map();
+    slot.deadlines = new Map();
     worker.onmessage = (event) => this.onMessage(slot, event.data);
     worker.onerror = (event) => {
       event.preventDefault();
@@ -125,13 +144,14 @@ export class WorkerPool {
         this.fail(msg.message);
         return;
       case 'progress':
-        if (slot.job === msg.id) this.on.progress?.(msg.id, msg.done, msg.total, msg.ms);
+        if (slot.jobs.has(msg.id)) this.on.progress?.(msg.id, msg.done, msg.total, msg.ms);
         return;
     }
-    // The job is over (result, cancelled or error): the worker is free.
-    if (slot.job !== msg.id) return;
-    slot.job = 0;
-    clearTimeout(slot.deadline);
+    // The job is over (result, cancelled or error); the worker is free once all of its are.
+    if (!slot.jobs.has(msg.id)) return;
+    slot.jobs.delete(msg.id);
+    clearTimeout(slot.deadlines.get(msg.id));
+    slot.deadlines.delete(msg.id);
     if (msg.type === 'result') this.on.result?.(msg.id, msg.result, msg.total, msg.ms);
     else if (msg.type === 'cancelled') this.on.cancelled?.(msg.id);
     else if (msg.type === 'error') this.on.error?.(msg.id, msg.message);
@@ -140,14 +160,34 @@ export class WorkerPool {
 
   schedule() {
     for (const slot of this.slots) {
-      if (!slot.ready || slot.job) continue;
+      if (!slot.ready || slot.jobs.size) continue;
       const next = this.queue.entries().next();
       if (next.done) break;
-      const [id, { file, options }] = next.value;
-      this.queue.delete(id);
-      slot.job = id;
-      this.on.started?.(id);
-      slot.worker.postMessage({ type: 'hash', id, file, options });
+      const [id, job] = next.value;
+      if (!batchable(job.file)) {
+        this.queue.delete(id);
+        slot.jobs.set(id, job);
+        this.on.started?.(id);
+        slot.worker.postMessage({ type: 'hash', id, file: job.file, options: job.options });
+        continue;
+      }
+      // A batch: the small files at the head of the queue with the same options, shared out
+      // between the workers when there are few.
+      const most = Math.min(BATCH_FILES, Math.ceil(this.queue.size / this.slots.length));
+      let bytes = 0;
+      for (const [nextId, nextJob] of this.queue) {
+        if (slot.jobs.size >= most || !batchable(nextJob.file) || !sameOptions(nextJob.options, job.options)) break;
+        if (slot.jobs.size > 0 && bytes + nextJob.file.size > BATCH_BYTES) break;
+        bytes += nextJob.file.size;
+        slot.jobs.set(nextId, nextJob);
+      }
+      for (const batchId of slot.jobs.keys()) this.queue.delete(batchId);
+      for (const batchId of slot.jobs.keys()) this.on.started?.(batchId);
+      slot.worker.postMessage({
+        type: 'batch',
+        jobs: [...slot.jobs].map(([batchId, { file }]) => ({ id: batchId, file })),
+        options: job.options,
+      });
     }
   }
 }

@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, DATA, launch, serve, watch, rows, waitAllDone, dropFiles, manifest, sha1 } from './helpers.mjs';
+import { ROOT, DATA, launch, serve, watch, rows, waitAllDone, dropFiles, manifest, expectedDetection, sha1 } from './helpers.mjs';
+import { BATCH_FILE_MAX } from '../../www/pool.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -101,6 +102,73 @@ describe('folders', () => {
     assert.equal(got['downloads/sub/shattered-1.pdf'].status, 'collision');
     assert.ok(Object.values(got).every((r) => r.status !== 'error'), 'no row for the folder itself, no error');
     assert.match(await page.locator('#results .file').first().locator('.file-name').textContent(), /^downloads\/a\.bin$/);
+    assert.deepEqual(seen.problems, []);
+    await context.close();
+  });
+
+  it('a dropped folder of many small files is hashed in batches: every row against known digests, SHAttered flagged', async () => {
+    const { context, page, seen } = await open();
+    const want = new Map();
+    const tree = { batch: { clean: {}, colliding: {} } };
+    let seed = 7;
+    const next = (n) => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed % n;
+    };
+    for (let i = 0; i < 240; i++) {
+      const bytes = randomBytes(i % 20 === 0 ? [0, 1, 55, 64, 65][i / 20 % 5] : next(20 * 1024 + 1));
+      const name = `f${String(i).padStart(3, '0')}.bin`;
+      tree.batch.clean[name] = bytes;
+      want.set(`batch/clean/${name}`, { status: 'clean', sha1: sha1(bytes), output: sha1(bytes) });
+    }
+    for (const name of ['shattered-1.pdf', 'shattered-2.pdf', 'sha-mbles-1.bin']) {
+      tree.batch.colliding[name] = readFileSync(join(DATA, name));
+      const row = manifest(name);
+      const det = expectedDetection(row);
+      want.set(`batch/colliding/${name}`, { status: 'collision', sha1: row.sha1_plain_hex, output: row.sha1dc_output_hex, block: String(det.block), offset: String(det.offset), dv: det.dv });
+    }
+    // Larger than a batch takes: streamed, as before.
+    const large = randomBytes(BATCH_FILE_MAX + 4096);
+    tree.batch['large.bin'] = large;
+    want.set('batch/large.bin', { status: 'clean', sha1: sha1(large), output: sha1(large) });
+    // A file the worker cannot read, in a batch: its row says so, the others go on.
+    tree.batch.clean['unreadable.bin'] = randomBytes(100);
+    const poolSize = await page.evaluate(() => Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4)));
+    for (let i = 0; i < 100 && page.workers().length < poolSize; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(page.workers().length, poolSize, 'every hashing worker is up');
+    for (const worker of page.workers()) {
+      await worker.evaluate(() => {
+        const read = Blob.prototype.arrayBuffer;
+        Blob.prototype.arrayBuffer = function () {
+          return this.name === 'unreadable.bin' ? Promise.reject(new DOMException('gone', 'NotReadableError')) : read.call(this);
+        };
+      });
+    }
+    await dropTree(page, tree);
+    await page.waitForFunction((n) => document.querySelectorAll('#results .file').length === n, want.size + 1, { timeout: 20_000 });
+    await waitAllDone(page, 120_000);
+    const got = await rows(page);
+    assert.equal(got.length, want.size + 1);
+    for (const row of got) {
+      if (row.file === 'batch/clean/unreadable.bin') {
+        assert.equal(row.status, 'error');
+        assert.match(await page.locator('#results .file[data-file="batch/clean/unreadable.bin"] .progress-text').textContent(), /could not be read/);
+        continue;
+      }
+      const w = want.get(row.file);
+      assert.ok(w, `unexpected row ${row.file}`);
+      const { status, sha1: s1, output, block, offset, dv } = row;
+      assert.deepEqual({ status, sha1: s1, output, ...(block === undefined ? {} : { block, offset, dv }) }, w, row.file);
+    }
+    assert.match(await page.textContent('#summary'), /3 collisions/);
+    const first = page.locator('#results .file[data-file="batch/colliding/shattered-1.pdf"]');
+    assert.match(await first.locator('.explain').textContent(), /block #4.*byte 256.*II\(52,0\)/s);
+    // The small files went through sha1dcMany in batches, the large one was streamed.
+    const stats = (await Promise.all(page.workers().map((w) => w.evaluate(() => self.sha1dcStats ?? null)))).filter(Boolean);
+    const sum = (key) => stats.reduce((n, x) => n + x[key], 0);
+    assert.equal(sum('batchedFiles'), want.size - 1, JSON.stringify(stats));
+    assert.equal(sum('streamedFiles'), 1, JSON.stringify(stats));
+    assert.ok(sum('batches') <= want.size / 8, `${sum('batches')} batches for ${want.size} files`);
     assert.deepEqual(seen.problems, []);
     await context.close();
   });

@@ -3,7 +3,7 @@
 
 import { describe, it, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { WorkerPool } from '../../www/pool.js';
+import { WorkerPool, BATCH_FILE_MAX, BATCH_FILES, BATCH_BYTES } from '../../www/pool.js';
 import { collisionGroups } from '../../www/groups.js';
 
 let workers;
@@ -96,6 +96,66 @@ describe('WorkerPool', () => {
     workers[1].reply({ type: 'ready', backend: 'scalar' });
     assert.deepEqual(hashes(workers[1]), [next]);
     assert.deepEqual(events.filter(([e]) => e === 'ready').length, 1);
+  });
+
+  it('hands small files out in batches (by options, shared between workers), large files alone', async () => {
+    const { pool, events } = makePool(2);
+    for (const w of workers) w.reply({ type: 'ready', backend: 'simd128' });
+    const small = (n) => ({ name: `s${n}`, size: 1000 * n });
+    const plain = { gitBlob: false, reducedRound: false };
+    const git = { gitBlob: true, reducedRound: false };
+    const a = [1, 2, 3, 4, 5, 6].map((n) => pool.submit(small(n), plain));
+    const big = pool.submit({ name: 'big', size: BATCH_FILE_MAX + 1 }, plain);
+    const b = [7, 8].map((n) => pool.submit(small(n), git));
+    await tick();
+    // 9 jobs, 2 workers: at most 5 in the first batch; then the rest of the run.
+    const sent = workers.map((w) => w.sent.filter((m) => m.type !== 'cancel'));
+    assert.deepEqual(sent[0], [{ type: 'batch', jobs: a.slice(0, 5).map((id, i) => ({ id, file: small(i + 1) })), options: plain }]);
+    assert.deepEqual(sent[1], [{ type: 'batch', jobs: [{ id: a[5], file: small(6) }], options: plain }]);
+    assert.deepEqual(events.filter(([e]) => e === 'started').map(([, id]) => id), a);
+    // A worker is free once every file of its batch is over, whatever the order.
+    workers[1].reply({ type: 'result', id: a[5], result: { hex: 'f6' }, total: 6000, ms: 1 });
+    assert.deepEqual(workers[1].sent.at(-1), { type: 'hash', id: big, file: { name: 'big', size: BATCH_FILE_MAX + 1 }, options: plain });
+    for (const id of [a[3], a[0], a[1]]) workers[0].reply({ type: 'result', id, result: {}, total: 1, ms: 1 });
+    workers[0].reply({ type: 'error', id: a[2], message: 'unreadable' });
+    assert.equal(workers[0].sent.length, 1, 'busy until its last file is over');
+    workers[0].reply({ type: 'cancelled', id: a[4] });
+    // Two files left for two workers: one each (the other worker takes its file once free).
+    assert.deepEqual(workers[0].sent.at(-1), { type: 'batch', jobs: [{ id: b[0], file: small(7) }], options: git });
+    workers[1].reply({ type: 'result', id: big, result: {}, total: 1, ms: 1 });
+    assert.deepEqual(workers[1].sent.at(-1), { type: 'batch', jobs: [{ id: b[1], file: small(8) }], options: git });
+    assert.deepEqual(events.filter(([e]) => e === 'error'), [['error', a[2], 'unreadable']]);
+    assert.deepEqual(events.filter(([e]) => e === 'cancelled'), [['cancelled', a[4]]]);
+  });
+
+  it('keeps a batch to BATCH_FILES files and BATCH_BYTES bytes', async () => {
+    const { pool } = makePool(1);
+    workers[0].reply({ type: 'ready', backend: 'simd128' });
+    for (let i = 0; i < BATCH_FILES + 10; i++) pool.submit({ size: 10 }, {});
+    await tick();
+    assert.equal(workers[0].sent[0].jobs.length, BATCH_FILES);
+    const { pool: p2 } = makePool(1);
+    workers[1].reply({ type: 'ready', backend: 'simd128' });
+    const size = BATCH_FILE_MAX;
+    for (let i = 0; i < 10; i++) p2.submit({ size }, {});
+    await tick();
+    assert.equal(workers[1].sent[0].jobs.length, Math.floor(BATCH_BYTES / size));
+  });
+
+  it('a cancel a batch does not acknowledge replaces its worker; the batch\'s other files are hashed again', async () => {
+    const { pool, events } = makePool(1, 40);
+    workers[0].reply({ type: 'ready', backend: 'scalar' });
+    const ids = [1, 2, 3].map((n) => pool.submit({ name: `f${n}`, size: n }, {}));
+    await tick();
+    assert.equal(workers[0].sent[0].jobs.length, 3);
+    workers[0].reply({ type: 'result', id: ids[0], result: {}, total: 1, ms: 1 });
+    assert.equal(pool.cancel(ids[1]), 'asked');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    assert.ok(workers[0].terminated);
+    assert.deepEqual(events.at(-1), ['cancelled', ids[1]]);
+    workers[1].reply({ type: 'ready', backend: 'scalar' });
+    assert.deepEqual(workers[1].sent, [{ type: 'batch', jobs: [{ id: ids[2], file: { name: 'f3', size: 3 } }], options: {} }]);
+    assert.deepEqual(events.filter(([e, id]) => e === 'started' && id === ids[2]).length, 2);
   });
 
   it('fails queued and later jobs when the engine does not load', async () => {
