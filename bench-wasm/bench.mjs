@@ -5,9 +5,14 @@
 // ratio to sha1dc-wasm.
 //
 //   npm run bench                      # builds first (build.sh), then this
-//   node bench.mjs [--rounds 7] [--ms 150] [--sizes 64,16384,1048576] [--json out.json] [--wall]
+//   node bench.mjs [--rounds 7] [--ms 150] [--sizes 64,16384,1048576] [--batch 2000] [--json out.json] [--wall]
 //
 // Times are process CPU time (user + system), or wall time with --wall.
+//
+// Then the batch sets: --batch messages (default 2,000; 0 skips them) of 4 KiB, and as many of
+// 64 B, from a fixed seed, hashed in the same interleaved rounds by sha1dcMany (one call for
+// the set), by sha1dc per message, by hash-wasm's plain SHA-1 per message and by node:crypto
+// per message; the ratios are sha1dcMany's median over each one's.
 //
 // Peers: the sha1dc 0.1.5 and sha1 0.11 (soft) crates compiled to wasm32
 // with simd128 (wasm-peers/), hash-wasm's SHA-1 and node:crypto's SHA-1.
@@ -16,7 +21,7 @@ import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createSHA1 } from 'hash-wasm';
-import { sha1dc, backend } from '../pkg/node.mjs';
+import { sha1dc, sha1dcMany, backend } from '../pkg/node.mjs';
 
 const require = createRequire(import.meta.url);
 const peers = require('./wasm-peers/pkg/sha1dc_wasm_bench_peers.js');
@@ -28,7 +33,8 @@ const opt = (name, dflt) => {
 };
 const rounds = Number(opt('rounds', 7));
 const budgetMs = Number(opt('ms', 150));
-const sizes = opt('sizes', '64,16384,1048576').split(',').map(Number);
+const sizes = opt('sizes', '64,16384,1048576').split(',').filter(Boolean).map(Number);
+const batchCount = Number(opt('batch', 2000));
 const jsonOut = opt('json', null);
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -65,8 +71,11 @@ const cpuMs = () => {
 };
 const clock = process.argv.includes('--wall') ? () => performance.now() : cpuMs;
 
-/** Runs f(data) repeatedly for about `ms` of the clock; returns MB/s (10^6 bytes). */
-function measure(f, data, ms) {
+/**
+ * Runs f(data) repeatedly for about `ms` of the clock; returns MB/s (10^6 bytes), counting
+ * `bytes` per call (the data's length unless given).
+ */
+function measure(f, data, ms, bytes = data.length) {
   // Calibrate the batch size so clock reads are a negligible part.
   let batch = 1;
   for (;;) {
@@ -83,7 +92,7 @@ function measure(f, data, ms) {
     done += batch;
     t1 = clock();
   }
-  return (done * data.length) / ((t1 - t0) * 1e3);
+  return (done * bytes) / ((t1 - t0) * 1e3);
 }
 
 const median = (xs) => {
@@ -133,4 +142,59 @@ if (mib) {
     `\nAt 1 MiB: ${vsDc.toFixed(2)}x the sha1dc crate, ${vsSha1.toFixed(2)}x the sha1 crate (both in wasm)`,
   );
 }
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ node: process.version, rounds, budgetMs, results }, null, 2));
+// The batch sets: many messages of one size, from a fixed seed.
+/** `count` messages of `size` bytes each, from a fixed-seed xorshift32 generator. */
+function messagesOf(count, size, seed) {
+  let x = seed;
+  return Array.from({ length: count }, () => {
+    const m = new Uint8Array(size);
+    for (let i = 0; i < size; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      m[i] = x & 0xff;
+    }
+    return m;
+  });
+}
+
+const batchImpls = [
+  ['sha1dcMany', (ms) => sha1dcMany(ms).map((r) => r.hex)],
+  ['sha1dc per message', (ms) => ms.map((m) => sha1dc(m).hex)],
+  ['hash-wasm sha1 per message', (ms) => ms.map((m) => hashWasm.init().update(m).digest('hex'))],
+  ['node:crypto sha1 per message', (ms) => ms.map((m) => createHash('sha1').update(m).digest('hex'))],
+];
+const batches = {};
+if (batchCount > 0) {
+  for (const [size, seed] of [[4096, 0x5eed4096], [64, 0x5eed0064]]) {
+    const messages = messagesOf(batchCount, size, seed);
+    const want = messages.map((m) => createHash('sha1').update(m).digest('hex'));
+    for (const [name, f] of batchImpls) {
+      const got = f(messages);
+      if (got.length !== want.length || got.some((h, i) => h !== want[i])) throw new Error(`${name} disagrees with node:crypto on the ${size} B set`);
+    }
+    const bytes = batchCount * size;
+    for (const [, f] of batchImpls) measure(f, messages, 50, bytes);
+    const samples = new Map(batchImpls.map(([name]) => [name, []]));
+    for (let r = 0; r < rounds; r++) {
+      for (let k = 0; k < batchImpls.length; k++) {
+        const [name, f] = batchImpls[(k + r) % batchImpls.length];
+        samples.get(name).push(measure(f, messages, budgetMs, bytes));
+      }
+    }
+    const many = median(samples.get('sha1dcMany'));
+    const set = `${batchCount} x ${fmtSize(size)}`;
+    batches[set] = {};
+    console.log(`\nbatch: ${set} (one sha1dcMany call per set)`);
+    console.log(`  ${'implementation'.padEnd(28)} ${'MB/s (median)'.padStart(14)}  ${'min..max'.padStart(15)}  sha1dcMany vs it`);
+    for (const [name] of batchImpls) {
+      const xs = samples.get(name);
+      const m = median(xs);
+      batches[set][name] = { median: m, samples: xs };
+      const range = `${Math.min(...xs).toFixed(0)}..${Math.max(...xs).toFixed(0)}`;
+      console.log(`  ${name.padEnd(28)} ${m.toFixed(1).padStart(14)}  ${range.padStart(15)}  ${name === 'sha1dcMany' ? '' : `${(many / m).toFixed(2)}x`}`);
+    }
+  }
+}
+
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ node: process.version, rounds, budgetMs, results, batches }, null, 2));
