@@ -7,7 +7,7 @@
 //! block goes to the backend's `compress_flagged`, and a detected collision
 //! to [`Engine::on_collision`], the one rare path.
 
-use crate::backend::{Backend, Fused, FusedGroup};
+use crate::backend::{Backend, PerBlock};
 use crate::block::Block;
 use crate::compress::{self, IV, compress_expanded, expand};
 use crate::dv::DisturbanceVector;
@@ -223,8 +223,10 @@ impl Engine {
             if let Some(sha1_chain) = &mut self.detection.sha1_chain {
                 (self.backend.compress)(sha1_chain, rest);
             }
-            rest = match &self.backend.fused {
-                Some(fused) if self.config.filter => self.detect_fused(fused, rest),
+            rest = match &self.backend.per_block {
+                Some(p) if self.config.filter && rest.len() < p.below => {
+                    self.detect_per_block(p, rest)
+                }
                 _ => self.detect(rest),
             };
         }
@@ -261,52 +263,19 @@ impl Engine {
         &[]
     }
 
-    /// [`Engine::detect`] through the backend's fused pass: whole groups of
-    /// `fused.lanes` blocks, each group compressed while the next one is
-    /// filtered; a flagged block is checked from its stored input chain
-    /// after its group. The last partial group goes to [`Engine::detect`].
-    fn detect_fused<'a>(&mut self, fused: &Fused, blocks: &'a [Block]) -> &'a [Block] {
-        const MAX: usize = 16;
-        let n = fused.lanes;
-        debug_assert!(n <= MAX);
-        if blocks.len() < n {
-            return self.detect(blocks);
-        }
-        let mut masks = [0u32; MAX];
-        let mut ahead_masks = [0u32; MAX];
-        let mut chains_in = [[0u32; 5]; MAX];
-        (self.backend.filter)(&blocks[..n], &mut masks[..n]);
-        let mut done = 0;
-        while done + n <= blocks.len() {
-            let group = &blocks[done..done + n];
-            (fused.run)(FusedGroup {
-                chain: &mut self.chain,
-                blocks: group,
-                chains_in: &mut chains_in[..n],
-                ahead: blocks.get(done + n..done + 2 * n).unwrap_or(&[]),
-                ahead_masks: &mut ahead_masks[..n],
-            });
-            for (j, &mask) in masks[..n].iter().enumerate() {
-                if mask == 0 {
-                    continue;
-                }
-                // Checked from its input chain; a collision restarts the
-                // output chain after this block, the group's later blocks
-                // compressed again from there.
-                let mut chain = chains_in[j];
-                if let Some(dv) = self.first_match(&mut chain, &group[j], mask) {
-                    self.chain = chain;
-                    let parted = self.on_collision(&group[j], self.blocks + j as u64, dv);
-                    self.blocks += j as u64 + 1;
-                    let rest = &blocks[done + j + 1..];
-                    return if parted { rest } else { self.detect(rest) };
-                }
+    /// [`Engine::detect`] through the backend's per-block detection.
+    fn detect_per_block<'a>(&mut self, p: &PerBlock, blocks: &'a [Block]) -> &'a [Block] {
+        let mut rest = blocks;
+        while let Some((i, dv)) = (p.run)(&mut self.chain, rest, self.config.reduced_round) {
+            let parted = self.on_collision(&rest[i], self.blocks + i as u64, dv);
+            self.blocks += i as u64 + 1;
+            rest = &rest[i + 1..];
+            if parted {
+                return rest;
             }
-            self.blocks += n as u64;
-            done += n;
-            masks = ahead_masks;
         }
-        self.detect(&blocks[done..])
+        self.blocks += rest.len() as u64;
+        &[]
     }
 
     /// Compresses a block the filter let through into the output chain and

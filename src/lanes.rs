@@ -39,6 +39,26 @@ pub(crate) trait Lanes: Copy {
     unsafe fn load(src: &[u32]) -> Self;
     /// Lane-wise wrapping `a + b` (the multi-buffer compression, src/many).
     unsafe fn add(self, o: Self) -> Self;
+    /// Lane-wise `a == b`: every bit set where the lanes are equal, none
+    /// where they differ.
+    #[inline(always)]
+    unsafe fn eq(self, o: Self) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe {
+            // d + 0x7fffffff sets the top bit of every non-zero d below
+            // 2^31; or-ing d covers the rest.
+            let d = self.xor(o);
+            Self::splat(u32::MAX).xor(d.or(d.add(Self::splat(0x7fff_ffff))).sign())
+        }
+    }
+    /// The `LANES` lanes or-ed together.
+    #[inline(always)]
+    unsafe fn or_lanes(self) -> u32 {
+        let mut out = [0u32; 16];
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe { self.store(&mut out) };
+        out[..Self::LANES].iter().fold(0, |a, x| a | x)
+    }
     /// Lane-wise shift left by `N` when only the top bit of each lane is
     /// read afterwards (the conditions): a form may leave the lower bits
     /// dirty if that is cheaper.

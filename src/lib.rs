@@ -43,7 +43,6 @@ mod compress;
 mod dv;
 mod engine;
 mod filter;
-mod fused;
 pub mod git;
 mod lanes;
 mod many;

@@ -102,6 +102,50 @@ pub(crate) fn compress_flagged(
     test_with_schedule(&kept, &w, c)
 }
 
+/// Compresses `blocks` into `chain` with detection one block at a time, in
+/// plain Rust: the schedule expanded once, read by the 80 steps and by the
+/// per-block filter `mask` (src/filter/per_block.rs), and a block it lets
+/// through tested from the states kept on the way. Stops after the first
+/// block found to be half of a collision: returns its index and DV, `chain`
+/// then being the plain output chain after it (see
+/// [`PerBlock`](crate::backend::PerBlock)).
+#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(crate) fn detect_blocks(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    mask: impl Fn(&[u32; 80]) -> u32,
+) -> Option<(usize, usize)> {
+    for (i, block) in blocks.iter().enumerate() {
+        let w = expand(block);
+        let chain_in = *chain;
+        let mut s = chain_in;
+        steps_forward(&mut s, 0, 60, |t| w[t]);
+        let before_60 = s;
+        steps_forward(&mut s, 60, 80, |t| w[t]);
+        for (h, x) in chain.iter_mut().zip(s) {
+            *h = h.wrapping_add(x);
+        }
+        let mask = mask(&w);
+        if mask != 0 {
+            let kept = Kept {
+                chain_in,
+                chain_out: *chain,
+                before_60,
+            };
+            let c = Candidates {
+                mask,
+                reduced_round,
+            };
+            if let Some(dv) = test_with_schedule(&kept, &w, c) {
+                return Some((i, dv));
+            }
+        }
+    }
+    None
+}
+
 /// The scalar [`TestFlagged`].
 pub(crate) fn test_flagged(kept: &Kept, block: &Block, c: Candidates) -> Option<usize> {
     test_with_schedule(kept, &expand(block), c)

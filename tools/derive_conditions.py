@@ -49,6 +49,7 @@ numpy is not required.
                                                  (scripts/test.sh native runs it)
 """
 import argparse
+import functools
 import itertools
 import os
 import subprocess
@@ -300,6 +301,241 @@ def groups_of(rels):
     return classes, parity
 
 
+# The per-block layout ("windows"): an n-lane vector holds n consecutive
+# schedule words of ONE block, so a short message pays per block, not per
+# padded vector of blocks. One window (t, d, s) computes, in lane i,
+# x = W[t+i] ^ (W[t+i+d] >> s) (<< -s for negative s): bit b of lane i is
+# W[t+i][b] ^ W[t+i+d][b+s], one two-bit relation per bit. Each lane tests
+# the bits of its `mask` against `expect` and, if any differs, kills the DVs
+# of its `kill` set.
+#
+# Why this is exact: for one DV, a set of two-bit relations is equivalent to
+# that DV's unavoidable conditions when it spans the same affine space. Each
+# class of bits tied by the DV's relations (groups_of) is spanned by any
+# spanning tree over the class, each edge (a, b) with the parity the class
+# fixes between a and b. So a lane may kill DV x with edge (a, b, c) whenever
+# a and b lie in one class of x with parity c, and the filter is exact for x
+# when the edges killing x connect every class of x: union-find below proves
+# it (its merge count is the rank of x's conditions, checked against the sum
+# of (class size - 1)).
+
+# 4 lanes: SSE2 (inline beside SHA-NI), NEON, simd128; 8: AVX2 (behind a
+# call). A 16-lane AVX-512 table measured slower than the 8-lane one beside
+# SHA-NI (fewer entries, but 512-bit operations and a costlier reduction).
+WIDTHS = (4, 8)
+
+
+def valid_edges(per_dv):
+    """Every two-bit relation valid for some DV: (a, b, c) -> the DVs it is valid for."""
+    valid = {}
+    for d, classes, parity in per_dv:
+        for cls in classes:
+            for a, b in itertools.combinations(sorted(cls), 2):
+                valid.setdefault((a, b, parity[a] ^ parity[b]), set()).add(d["maskb"])
+    return valid
+
+
+class Forest:
+    """Union-find per DV over its bits: what the chosen edges span so far."""
+
+    def __init__(self, n):
+        self.parent = [dict() for _ in range(n)]
+
+    def find(self, x, node):
+        p = self.parent[x]
+        while p.get(node, node) != node:
+            node = p[node]
+        return node
+
+    def joins(self, x, edge):
+        return self.find(x, edge[0]) != self.find(x, edge[1])
+
+    def join(self, x, edge):
+        ra, rb = self.find(x, edge[0]), self.find(x, edge[1])
+        if ra != rb:
+            self.parent[x][rb] = ra
+            return 1
+        return 0
+
+
+def windows(per_dv, lanes):
+    """Greedy cover: repeatedly the window that joins the most (DV, class) pairs."""
+    valid = valid_edges(per_dv)
+    # (d, s, t) -> [(bit, parity, DVs, edge)], the relations one lane could test.
+    at = {}
+    for (a, b, c), xs in sorted(valid.items()):
+        (ta, ba), (tb, bb) = a, b
+        at.setdefault((tb - ta, bb - ba, ta), []).append((ba, c, frozenset(xs), (a, b, c)))
+    starts = {}
+    for d, s, t in at:
+        starts.setdefault((d, s), set()).add(t)
+    forest = Forest(len(per_dv))
+    need = sum(len(cls) - 1 for _, classes, _ in per_dv for cls in classes)
+
+    def lane(d, s, t):
+        """The lane at step t: one relation, its DVs, and further bits valid for all of them."""
+        best = (0, None)
+        cands = at.get((d, s, t), [])
+        for b, c, xs, e in cands:
+            gain = sum(forest.joins(x, e) for x in xs)
+            if not gain:
+                continue
+            bits = [(b, c, e)]
+            for b2, c2, xs2, e2 in cands:
+                if b2 != b and xs <= xs2:
+                    more = sum(forest.joins(x, e2) for x in xs)
+                    if more:
+                        bits.append((b2, c2, e2))
+                        gain += more
+            if gain > best[0]:
+                best = (gain, (bits, xs))
+        return best
+
+    ops, done = [], 0
+    while done < need:
+        best = (0, None)
+        for (d, s), ts in sorted(starts.items()):
+            for t in range(max(0, min(ts) - lanes + 1), max(ts) + 1):
+                if t + lanes - 1 + d >= 80:
+                    continue
+                got = [lane(d, s, t + i) for i in range(lanes)]
+                gain = sum(g for g, _ in got)
+                if gain > best[0]:
+                    best = (gain, (t, d, s, got))
+        assert best[1], "no relation joins anything: the classes cannot be spanned"
+        t, d, s, got = best[1]
+        out = []
+        for _, chosen in got:
+            if chosen is None:
+                out.append((0, 0, 0))
+                continue
+            bits, xs = chosen
+            mask = expect = 0
+            for b, c, e in bits:
+                mask |= 1 << b
+                expect |= c << b
+                for x in xs:
+                    done += forest.join(x, e)
+            out.append((mask, expect, sum(1 << x for x in xs)))
+        ops.append((t, d, s, out))
+    # The proof: per DV, the edges that kill it span every class.
+    for d, classes, _ in per_dv:
+        x = d["maskb"]
+        for cls in classes:
+            assert len({forest.find(x, n) for n in cls}) == 1, f"DV {x}: a class is not spanned"
+    for t, d, s, got in ops:
+        assert 0 <= t and t + lanes - 1 + d < 80 and -31 <= s <= 31
+    return ops
+
+
+def splitmix64(seed):
+    while True:
+        seed = (seed + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = seed
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        yield z ^ (z >> 31)
+
+
+def random_schedules(n):
+    rng = splitmix64(0x5eed)
+    out = []
+    for _ in range(n):
+        w = [next(rng) & M32 for _ in range(16)]
+        for t in range(16, 80):
+            w.append(rotl(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1))
+        out.append(w)
+    return out
+
+
+def op_kills(op, w):
+    t, d, s, lanes = op
+    killed = 0
+    for i, (mask, expect, kill) in enumerate(lanes):
+        far = w[t + i + d]
+        x = w[t + i] ^ (far >> s if s >= 0 else (far << -s) & M32)
+        if x & mask != expect:
+            killed |= kill
+    return killed
+
+
+def exact_mask(per_dv, w):
+    """The DVs whose every class relation holds: the filter's answer by definition."""
+    mask = 0
+    for d, classes, parity in per_dv:
+        bit = lambda n: (w[n[0]] >> n[1]) & 1 ^ parity[n]
+        if all(bit(n) == bit(cls[0]) for cls in classes for n in cls):
+            mask |= 1 << d["maskb"]
+    return mask
+
+
+def order_for_early_exit(ops, per_dv):
+    """Orders `ops` (in place) so that random blocks lose every DV early, and
+    returns how many run before the filter may stop on an empty mask: the
+    count that minimises the expected ops per block (a stop costs about two)."""
+    samples = random_schedules(4000)
+    kills = [[op_kills(op, w) for w in samples] for op in ops]
+    # A second check of the proof in windows(): the same masks on samples.
+    for j, w in enumerate(samples[:1000]):
+        assert M32 & ~functools.reduce(lambda a, k: a | k[j], kills, 0) == exact_mask(per_dv, w)
+    alive = [M32] * len(samples)
+    order, left = [], list(range(len(ops)))
+    while left:
+        best = min(left, key=lambda i: (sum(bin(a & ~kills[i][j]).count("1") for j, a in enumerate(alive)), i))
+        left.remove(best)
+        order.append(best)
+        alive = [a & ~kills[best][j] for j, a in enumerate(alive)]
+    ops[:] = [ops[i] for i in order]
+    kills = [kills[i] for i in order]
+    alive = [M32] * len(samples)
+    best = (len(ops), len(ops))
+    for k in range(len(ops)):
+        alive = [a & ~kills[k][j] for j, a in enumerate(alive)]
+        survive = sum(1 for a in alive if a) / len(samples)
+        cost = k + 1 + 2 + survive * (len(ops) - k - 1)
+        best = min(best, (cost, k + 1))
+    return best[1]
+
+
+def windows_text(tables):
+    lines = [HEADER,
+             "//! The unavoidable bit conditions in the per-block layout: an n-lane vector",
+             "//! holds the schedule words of n consecutive steps of one block (tables for",
+             "//! 4 and 8 lanes).",
+             "//!",
+             "//! Each entry `(t, f, shift) [mask] [expect] [kill]` computes, in lane i,",
+             "//! `x = W[t + i] ^ shift(W[f + i])` and, where `x & mask[i] != expect[i]`,",
+             "//! rules out the DVs of `kill[i]`. The entries of the first list rule out",
+             "//! every DV of most blocks; a filter may stop there when none is left. Per",
+             "//! DV, the relations that rule it out span the same space as its conditions",
+             "//! in conditions.rs (tools/derive_conditions.py proves it), so the masks are",
+             "//! the same.",
+             ""]
+
+    def entry(op):
+        t, d, s, lanes = op
+        shift = f"shr {s}" if s > 0 else f"shl {-s}" if s < 0 else "none 0"
+        hexes = lambda k: " ".join(f"0x{l[k]:08x}" for l in lanes)
+        return f"            ({t}, {t + d}, {shift}) [{hexes(0)}] [{hexes(1)}] [{hexes(2)}];"
+
+    for lanes, ops, prefix in tables:
+        used = sum(1 for _, _, _, l in ops for m, _, _ in l if m)
+        lines += [f"/// {lanes} lanes: {len(ops)} entries ({used} lanes in use), {prefix} before the",
+                  "/// first stop. Calls `$m!` with the arguments after `$m`, then",
+                  "/// `[first entries] [the rest]`.",
+                  f"macro_rules! for_each_window{lanes} {{",
+                  "    ($m:ident $($arg:tt)*) => {",
+                  "        $m! {",
+                  "            $($arg)*",
+                  "            ["]
+        lines += [entry(op) for op in ops[:prefix]]
+        lines.append("            ] [")
+        lines += [entry(op) for op in ops[prefix:]]
+        lines += ["            ]", "        }", "    };", "}",
+                  f"pub(crate) use for_each_window{lanes};", ""]
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description="Derive src/filter/conditions.rs and src/dv/table.rs.")
     ap.add_argument("--check", action="store_true",
@@ -338,8 +574,13 @@ def main():
     by_mask = {}
     for e, mask in chosen.items():
         by_mask.setdefault(mask, []).append(e)
+    tables = []
+    for lanes in WIDTHS:
+        ops = windows(per_dv, lanes)
+        tables.append((lanes, ops, order_for_early_exit(ops, per_dv)))
     outputs = {
         CONDITIONS: rustfmt(conditions_text(by_mask, len(chosen))),
+        WINDOWS: rustfmt(windows_text(tables)),
         DV_TABLE: rustfmt(dv_table_text(dvs)),
     }
     print(f"{len(chosen)} conditions in {len(by_mask)} groups", file=sys.stderr)
@@ -367,6 +608,7 @@ def main():
 
 
 CONDITIONS = "src/filter/conditions.rs"
+WINDOWS = "src/filter/windows.rs"
 DV_TABLE = "src/dv/table.rs"
 
 

@@ -32,6 +32,17 @@ mod little {
         unsafe { aarch64_sha::compress_blocks(chain, blocks) }
     }
 
+    fn detect_neon(
+        chain: &mut [u32; 5],
+        blocks: &[Block],
+        reduced: bool,
+    ) -> Option<(usize, usize)> {
+        recompress::detect_blocks(chain, blocks, reduced, |w| {
+            // SAFETY: NEON is part of aarch64.
+            unsafe { crate::filter::per_block::mask4::<core::arch::aarch64::uint32x4_t, false>(w) }
+        })
+    }
+
     fn armv8_sha_flagged(chain: &mut [u32; 5], block: &Block, c: Candidates) -> Option<usize> {
         // SAFETY: only reached through a backend whose `supported` checked it.
         unsafe { aarch64_sha::compress_flagged(chain, block, c) }
@@ -45,7 +56,7 @@ mod little {
             filter: neon::masks,
             compress_flagged: armv8_sha_flagged,
             test_flagged: recompress::test_flagged,
-            fused: None,
+            per_block: None,
             hash_many: many_neon,
         },
         Backend {
@@ -55,7 +66,11 @@ mod little {
             filter: neon::masks,
             compress_flagged: recompress::compress_flagged,
             test_flagged: recompress::test_flagged,
-            fused: None,
+            // The portable rounds read the schedule the filter reads.
+            per_block: Some(super::super::PerBlock {
+                below: usize::MAX,
+                run: detect_neon,
+            }),
             hash_many: many_neon,
         },
     ];

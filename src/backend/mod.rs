@@ -42,8 +42,10 @@ pub(crate) struct Backend {
     pub compress_flagged: recompress::CompressFlagged,
     /// Tests a block already compressed (the batch path keeps its states).
     pub test_flagged: recompress::TestFlagged,
-    /// Compression and filtering in one pass, where the backend has one.
-    pub fused: Option<Fused>,
+    /// Compression with detection one block at a time (the per-block
+    /// filter on the schedule the rounds expand), for calls of fewer than
+    /// `below` blocks; see [`PerBlock`].
+    pub per_block: Option<PerBlock>,
     /// Many messages at once, one per vector lane (src/many).
     pub hash_many: HashMany,
 }
@@ -52,26 +54,18 @@ pub(crate) struct Backend {
 /// `out`, in order; see [`many::hash_lanes`].
 pub(crate) type HashMany = fn(&'static Backend, Config, Messages<'_, '_>, &mut [Outcome]);
 
-/// One call of a fused pass: compresses the `lanes` blocks of `blocks` into
-/// `chain`, writing the chaining value before each to `chains_in`, while it
-/// filters the `lanes` blocks of `ahead` (or none) into `ahead_masks`.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) struct FusedGroup<'a> {
-    pub chain: &'a mut [u32; 5],
-    pub blocks: &'a [Block],
-    pub chains_in: &'a mut [[u32; 5]],
-    pub ahead: &'a [Block],
-    pub ahead_masks: &'a mut [u32],
+/// Detection one block at a time: `run(chain, blocks, reduced_round)`
+/// compresses `blocks` into `chain` and stops after the first block found to
+/// be half of a collision, returning its index and DV (`chain` then the plain
+/// output chain after it).
+pub(crate) struct PerBlock {
+    /// Used for calls of fewer blocks than this (`usize::MAX`: always).
+    pub below: usize,
+    pub run: DetectBlocks,
 }
 
-/// Compression and filtering in one pass, for backends whose filter can run
-/// in the execution ports a latency-bound compressor leaves idle.
-pub(crate) struct Fused {
-    /// Blocks per group (and per filtered vector).
-    pub lanes: usize,
-    /// Runs one group.
-    pub run: fn(FusedGroup<'_>),
-}
+/// `(chain, blocks, reduced_round)`; see [`PerBlock`].
+pub(crate) type DetectBlocks = fn(&mut [u32; 5], &[Block], bool) -> Option<(usize, usize)>;
 
 impl fmt::Debug for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -109,7 +103,7 @@ static PORTABLE: Backend = Backend {
     filter: filter::swar::masks,
     compress_flagged: recompress::compress_flagged,
     test_flagged: recompress::test_flagged,
-    fused: None,
+    per_block: None,
     hash_many: many::hash_many_portable,
 };
 

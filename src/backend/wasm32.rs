@@ -16,9 +16,27 @@ pub(super) static BACKENDS: &[Backend] = &[Backend {
     filter: crate::filter::simd128::masks,
     compress_flagged: crate::recompress::compress_flagged,
     test_flagged: crate::recompress::test_flagged,
-    fused: None,
+    per_block: Some(super::PerBlock {
+        below: usize::MAX,
+        run: detect_simd128,
+    }),
     hash_many: many_simd128,
 }];
+
+/// Detection one block at a time: the per-block filter on the schedule the
+/// scalar rounds read (four consecutive steps per vector: few live vectors,
+/// no transposition).
+#[cfg(target_feature = "simd128")]
+fn detect_simd128(
+    chain: &mut [u32; 5],
+    blocks: &[crate::block::Block],
+    reduced: bool,
+) -> Option<(usize, usize)> {
+    crate::recompress::detect_blocks(chain, blocks, reduced, |w| {
+        // SAFETY: the module is built with simd128 (this item's cfg).
+        unsafe { crate::filter::per_block::mask4::<core::arch::wasm32::v128, false>(w) }
+    })
+}
 
 #[cfg(target_feature = "simd128")]
 fn many_simd128(

@@ -6,12 +6,12 @@
 
 use core::arch::x86_64::{__m128i, __m256i, __m512i};
 
-use super::{Backend, Fused, FusedGroup};
+use super::{Backend, PerBlock};
 use crate::Outcome;
 use crate::block::Block;
 use crate::compress::{portable, x86_sha};
 use crate::engine::Config;
-use crate::filter::{avx2, avx512, sse2};
+use crate::filter::{avx2, avx512, per_block, sse2};
 use crate::many::{self, Messages};
 use crate::recompress::{self, Candidates, Kept};
 
@@ -37,6 +37,52 @@ fn sha_ni_test(kept: &Kept, block: &Block, c: Candidates) -> Option<usize> {
     unsafe { x86_sha::test_flagged(kept, block, c) }
 }
 
+/// SHA-NI detection one block at a time with a per-block filter: the
+/// 128-bit one inline, the AVX2 one behind a call (its `vzeroupper` on
+/// return keeps the legacy-SSE SHA instructions clean).
+macro_rules! sha_ni_detect {
+    ($name:ident, $inner:ident, $features:literal, $mask:expr) => {
+        #[target_feature(enable = $features)]
+        unsafe fn $inner(
+            chain: &mut [u32; 5],
+            blocks: &[Block],
+            reduced: bool,
+        ) -> Option<(usize, usize)> {
+            // SAFETY: the caller checked SHA-NI and the filter's features.
+            unsafe { x86_sha::compress_detect(chain, blocks, reduced, $mask) }
+        }
+
+        fn $name(chain: &mut [u32; 5], blocks: &[Block], reduced: bool) -> Option<(usize, usize)> {
+            // SAFETY: the backend checked SHA-NI and the filter's features.
+            unsafe { $inner(chain, blocks, reduced) }
+        }
+    };
+}
+sha_ni_detect!(
+    detect_sse2,
+    detect_sse2_inner,
+    "sha,sse2,ssse3,sse4.1",
+    |w| per_block::mask4::<__m128i, true>(w)
+);
+sha_ni_detect!(
+    detect_avx2,
+    detect_avx2_inner,
+    "sha,sse2,ssse3,sse4.1",
+    |w| mask8_avx2(w)
+);
+
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn mask8_avx2(w: &[u32; 80]) -> u32 {
+    // SAFETY: the caller checked AVX2.
+    unsafe { per_block::mask8::<__m256i, true>(w) }
+}
+
+/// Per-block detection for calls of fewer than `below` blocks.
+const fn per_block(below: usize, run: super::DetectBlocks) -> Option<PerBlock> {
+    Some(PerBlock { below, run })
+}
+
 fn avx512_filter(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: the backend checked AVX-512F and BW.
     unsafe { avx512::masks(blocks, out) }
@@ -45,12 +91,6 @@ fn avx512_filter(blocks: &[Block], out: &mut [u32]) {
 fn avx2_filter(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: the backend checked AVX2.
     unsafe { avx2::masks(blocks, out) }
-}
-
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn sha_ni_sse2_group(g: FusedGroup<'_>) {
-    // SAFETY: the caller checked SHA-NI.
-    unsafe { crate::fused::x86_sha::compress_filter::<__m128i, 4>(g) }
 }
 
 /// The batch form of each vector width (src/many), under its features.
@@ -72,14 +112,13 @@ hash_many!(many_avx512, many_avx512_inner, __m512i, "avx512f,avx512bw");
 hash_many!(many_avx2, many_avx2_inner, __m256i, "avx2");
 hash_many!(many_sse2, many_sse2_inner, __m128i, "sse2");
 
-fn sha_ni_sse2_fused(g: FusedGroup<'_>) {
-    // SAFETY: the backend checked SHA-NI.
-    unsafe { sha_ni_sse2_group(g) }
-}
-
-/// The AVX-512 and AVX2 backends filter a batch, then compress it, with a
-/// call boundary between the wide filter and the legacy-SSE SHA rounds (see
-/// crate::fused::x86_sha for why they are never interleaved).
+/// The SHA-NI backends detect one block at a time (the per-block filter on
+/// the schedule the rounds store: src/compress/x86_sha.rs), except that
+/// with AVX-512 a call of 512 blocks (32 KiB) or more filters them 16 at a
+/// time, one block per lane, then compresses them: from there on that
+/// measured as fast or faster. A wide filter never runs inside the
+/// legacy-SSE SHA rounds: 256- or 512-bit code next to them without a call
+/// boundary costs 5x or more (the dirty upper state).
 pub(super) static BACKENDS: &[Backend] = &[
     Backend {
         name: "sha-ni+avx512",
@@ -88,7 +127,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: avx512_filter,
         compress_flagged: sha_ni_flagged,
         test_flagged: sha_ni_test,
-        fused: None,
+        per_block: per_block(512, detect_avx2),
         hash_many: many_avx512,
     },
     Backend {
@@ -98,7 +137,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: avx2_filter,
         compress_flagged: sha_ni_flagged,
         test_flagged: sha_ni_test,
-        fused: None,
+        per_block: per_block(usize::MAX, detect_avx2),
         hash_many: many_avx2,
     },
     Backend {
@@ -108,10 +147,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: sse2::masks,
         compress_flagged: sha_ni_flagged,
         test_flagged: sha_ni_test,
-        fused: Some(Fused {
-            lanes: 4,
-            run: sha_ni_sse2_fused,
-        }),
+        per_block: per_block(usize::MAX, detect_sse2),
         hash_many: many_sse2,
     },
     Backend {
@@ -121,7 +157,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: avx512_filter,
         compress_flagged: recompress::compress_flagged,
         test_flagged: recompress::test_flagged,
-        fused: None,
+        per_block: None,
         hash_many: many_avx512,
     },
     Backend {
@@ -131,7 +167,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: avx2_filter,
         compress_flagged: recompress::compress_flagged,
         test_flagged: recompress::test_flagged,
-        fused: None,
+        per_block: None,
         hash_many: many_avx2,
     },
     Backend {
@@ -141,7 +177,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: sse2::masks,
         compress_flagged: recompress::compress_flagged,
         test_flagged: recompress::test_flagged,
-        fused: None,
+        per_block: None,
         hash_many: many_sse2,
     },
 ];

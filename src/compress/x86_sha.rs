@@ -46,6 +46,15 @@ pub(crate) trait Between {
     /// `prev` (the `abcd` four steps earlier) give the working state there
     /// (see [`state_of`]).
     unsafe fn after_quarter<const Q: usize>(&mut self, abcd: __m128i, prev: __m128i);
+
+    /// Whether the whole schedule is expanded before the first round, in
+    /// program order, rather than just in time.
+    const SCHEDULE_FIRST: bool = false;
+
+    /// Schedule words `4i..4i+4` (the first in the top lane), as they are
+    /// expanded.
+    #[inline(always)]
+    unsafe fn words(&mut self, _i: usize, _v: __m128i) {}
 }
 
 /// Nothing between the quarters.
@@ -123,11 +132,11 @@ unsafe fn schedule(block: &Block) -> [u32; 80] {
 /// One block's 80 rounds, the chaining value in `abcd` and `e`, with
 /// `between` after each quarter.
 #[inline(always)]
-pub(crate) unsafe fn block_rounds(
+pub(crate) unsafe fn block_rounds<B: Between>(
     abcd: &mut __m128i,
     e: &mut __m128i,
     block: &Block,
-    between: &mut impl Between,
+    between: &mut B,
 ) {
     // SAFETY (whole body): the caller guarantees SHA, SSSE3 and SSE4.1; a
     // block is 64 readable bytes and loadu takes any alignment.
@@ -142,6 +151,16 @@ pub(crate) unsafe fn block_rounds(
         // v[k]: words 4k..4k+4, the first in the top lane.
         let mut v = [_mm_setzero_si128(); 20];
         v[..4].copy_from_slice(&[words(0), words(1), words(2), words(3)]);
+        if B::SCHEDULE_FIRST {
+            for i in 0..20 {
+                if i >= 4 {
+                    v[i] = schedule_words(i, &v);
+                }
+                between.words(i, v[i]);
+            }
+        } else {
+            between.words(0, v[0]);
+        }
         // Before rounds 4i..4i+4: the previous `abcd` gives the e of these
         // rounds (its a rotated by 30), plus the message words.
         let mut prev = *abcd;
@@ -149,8 +168,11 @@ pub(crate) unsafe fn block_rounds(
         *abcd = _mm_sha1rnds4_epu32::<0>(*abcd, x);
         macro_rules! group {
             ($i:literal, $f:literal) => {
-                if $i >= 4 {
-                    v[$i] = schedule_words($i, &v);
+                if !B::SCHEDULE_FIRST {
+                    if $i >= 4 {
+                        v[$i] = schedule_words($i, &v);
+                    }
+                    between.words($i, v[$i]);
                 }
                 x = _mm_sha1nexte_epu32(prev, v[$i]);
                 prev = *abcd;
@@ -215,6 +237,99 @@ unsafe fn state_of(abcd: __m128i, prev: __m128i) -> State {
     }
 }
 
+/// What the detecting compression keeps of each block: its 80 schedule
+/// words, mirrored (word t at 79 - t: the rounds' vectors stored as they
+/// are, first word in the top lane), which the filter and a flagged block's
+/// test read, and the working state before step 60.
+///
+/// The whole schedule is expanded and stored before the rounds, in program
+/// order: it depends only on the message, so its stores retire while the
+/// previous block's rounds still run, and the filter's loads (which span
+/// two stores, so they wait for them to reach the cache) need not wait for
+/// this block's rounds.
+struct Keep {
+    w: [u32; 80],
+    before_60: State,
+}
+
+impl Between for Keep {
+    const SCHEDULE_FIRST: bool = false;
+
+    #[inline(always)]
+    unsafe fn after_quarter<const Q: usize>(&mut self, abcd: __m128i, prev: __m128i) {
+        if Q == 2 {
+            // SAFETY: the caller's features (SSE4.1).
+            self.before_60 = unsafe { state_of(abcd, prev) };
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn words(&mut self, i: usize, v: __m128i) {
+        // SAFETY: SSE2 (the caller's); words 76 - 4i..80 - 4i lie inside
+        // the 80.
+        unsafe {
+            let at: &mut [u32; 4] = (&mut self.w[76 - 4 * i..80 - 4 * i]).try_into().unwrap();
+            _mm_storeu_si128(at.as_mut_ptr().cast(), v);
+        }
+    }
+}
+
+/// Compresses `blocks` into `chain` with collision detection, one block at
+/// a time: the SHA-NI rounds store the schedule as they expand it, the
+/// per-block filter reads it (128-bit, so it can run beside the legacy-SSE
+/// rounds of the next block: nothing waits for it but a branch), and a
+/// block the filter lets through is tested from the states the rounds kept.
+/// Stops after the first block found to be half of a collision: returns
+/// its index and DV, `chain` then being the plain output chain after it.
+///
+/// `mask` is the per-block filter (src/filter/per_block.rs), inline for the
+/// 128-bit form, behind a call for a wider one.
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1 (the caller's target
+/// features, this being inlined), and whatever `mask` needs.
+#[inline(always)]
+pub(crate) unsafe fn compress_detect(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    mask: impl Fn(&[u32; 80]) -> u32,
+) -> Option<(usize, usize)> {
+    let mut keep = Keep {
+        w: [0; 80],
+        before_60: [0; 5],
+    };
+    // SAFETY (whole body): the caller checked the CPU.
+    unsafe {
+        let (mut abcd, mut e) = load(chain);
+        for (i, block) in blocks.iter().enumerate() {
+            let (abcd_in, e_in) = (abcd, e);
+            block_rounds(&mut abcd, &mut e, block, &mut keep);
+            let mask = mask(&keep.w);
+            if mask != 0 {
+                let mut kept = Kept {
+                    chain_in: [0; 5],
+                    chain_out: [0; 5],
+                    before_60: keep.before_60,
+                };
+                store(abcd_in, e_in, &mut kept.chain_in);
+                store(abcd, e, &mut kept.chain_out);
+                let c = Candidates {
+                    mask,
+                    reduced_round,
+                };
+                let w = core::array::from_fn(|t| keep.w[79 - t]);
+                if let Some(dv) = test_schedule(&kept, &w, c) {
+                    *chain = kept.chain_out;
+                    return Some((i, dv));
+                }
+            }
+        }
+        store(abcd, e, chain);
+    }
+    None
+}
+
 /// Compresses one block the filter let through and tests its candidates:
 /// the state before step 60 is kept from the rounds (a quarter boundary),
 /// the test states before 58 and 65 are two steps back and five forward
@@ -259,13 +374,21 @@ pub(crate) unsafe fn compress_flagged(
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 pub(crate) unsafe fn test_flagged(kept: &Kept, block: &Block, c: Candidates) -> Option<usize> {
     // SAFETY: the caller checked the CPU.
-    let w = unsafe { schedule(block) };
-    let states = TestStates::from_before_60(kept.before_60, &w);
+    unsafe { test_schedule(kept, &schedule(block), c) }
+}
+
+/// [`test_flagged`] with the block's schedule `w` at hand. Out of line:
+/// about one block in twenty comes here, and the loops that call it keep
+/// their registers.
+#[inline(never)]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn test_schedule(kept: &Kept, w: &[u32; 80], c: Candidates) -> Option<usize> {
+    let states = TestStates::from_before_60(kept.before_60, w);
     if c.reduced_round {
-        return first_match(&w, &kept.chain_in, &kept.chain_out, &states, c);
+        return first_match(w, &kept.chain_in, &kept.chain_out, &states, c);
     }
     // SAFETY: the caller checked the CPU.
-    dvs_of(c.mask).find(|&i| unsafe { partner_matches(i, &w, &states, &kept.chain_out) })
+    dvs_of(c.mask).find(|&i| unsafe { partner_matches(i, w, &states, &kept.chain_out) })
 }
 
 /// Whether the partner of DV `i` collides: from the shared state at the

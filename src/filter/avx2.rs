@@ -128,6 +128,23 @@ impl Lanes for __m256i {
         // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_add_epi32(self, o) }
     }
+    #[inline(always)]
+    unsafe fn eq(self, o: Self) -> Self {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
+        unsafe { _mm256_cmpeq_epi32(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn or_lanes(self) -> u32 {
+        // SAFETY: the caller checked AVX2 (see `Lanes`).
+        unsafe {
+            let x = _mm_or_si128(
+                _mm256_castsi256_si128(self),
+                _mm256_extracti128_si256::<1>(self),
+            );
+            let x = _mm_or_si128(x, _mm_shuffle_epi32::<0x4e>(x));
+            _mm_cvtsi128_si32(_mm_or_si128(x, _mm_shuffle_epi32::<0xb1>(x))) as u32
+        }
+    }
 }
 
 /// DV masks of `blocks`, eight at a time.

@@ -146,6 +146,16 @@ impl Lanes for __m512i {
         unsafe { _mm512_add_epi32(self, o) }
     }
     #[inline(always)]
+    unsafe fn eq(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_maskz_set1_epi32(_mm512_cmpeq_epi32_mask(self, o), -1) }
+    }
+    #[inline(always)]
+    unsafe fn or_lanes(self) -> u32 {
+        // SAFETY: see the module docs.
+        unsafe { _mm512_reduce_or_epi32(self) as u32 }
+    }
+    #[inline(always)]
     unsafe fn rotl5(self) -> Self {
         // SAFETY: see the module docs.
         unsafe { _mm512_rol_epi32::<5>(self) }
@@ -289,5 +299,15 @@ impl Lanes for Vl128 {
     unsafe fn add(self, o: Self) -> Self {
         // SAFETY: see the module docs.
         Vl128(unsafe { _mm_add_epi32(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn eq(self, o: Self) -> Self {
+        // SAFETY: see the module docs.
+        Vl128(unsafe { _mm_cmpeq_epi32(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn or_lanes(self) -> u32 {
+        // SAFETY: see the module docs.
+        unsafe { self.0.or_lanes() }
     }
 }

@@ -13,6 +13,7 @@ pub(crate) mod avx512;
 mod conditions;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(crate) mod neon;
+pub(crate) mod per_block;
 pub(crate) mod scalar;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod simd128;
@@ -21,6 +22,7 @@ pub(crate) mod sse2;
 pub(crate) mod swar;
 #[cfg(test)]
 mod tests;
+mod windows;
 
 use crate::block::Block;
 use crate::lanes::Lanes;

@@ -93,6 +93,19 @@ impl Lanes for uint32x4_t {
         // SAFETY: NEON is part of aarch64.
         unsafe { vaddq_u32(self, o) }
     }
+    #[inline(always)]
+    unsafe fn eq(self, o: Self) -> Self {
+        // SAFETY: NEON is part of aarch64.
+        unsafe { vceqq_u32(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn or_lanes(self) -> u32 {
+        // SAFETY: NEON is part of aarch64.
+        unsafe {
+            let x = vorr_u32(vget_low_u32(self), vget_high_u32(self));
+            vget_lane_u32::<0>(x) | vget_lane_u32::<1>(x)
+        }
+    }
 }
 
 /// DV masks of `blocks`, four at a time.

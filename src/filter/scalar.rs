@@ -53,6 +53,10 @@ impl Lanes for u32 {
     unsafe fn add(self, o: Self) -> Self {
         self.wrapping_add(o)
     }
+    #[inline(always)]
+    unsafe fn eq(self, o: Self) -> Self {
+        u32::from(self == o).wrapping_neg()
+    }
 }
 
 /// DV masks of `blocks`, one block at a time: the plainest form, kept as a

@@ -7,7 +7,7 @@
 #![cfg(target_feature = "simd128")]
 
 use core::arch::wasm32::{
-    i8x16_shuffle, i32x4_shr, i32x4_shuffle, u32x4, u32x4_add, u32x4_extract_lane, u32x4_shl,
+    i8x16_shuffle, i32x4_shr, i32x4_shuffle, u32x4_add, u32x4_eq, u32x4_extract_lane, u32x4_shl,
     u32x4_shr, u32x4_splat, v128, v128_and, v128_andnot, v128_load, v128_or, v128_xor,
 };
 
@@ -103,11 +103,24 @@ impl Lanes for v128 {
     }
     #[inline(always)]
     unsafe fn load(src: &[u32]) -> Self {
-        u32x4(src[0], src[1], src[2], src[3])
+        let src = &src[..4];
+        // SAFETY: `src` was cut to the vector length first; v128_load takes
+        // any alignment.
+        unsafe { v128_load(src.as_ptr().cast()) }
     }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
         u32x4_add(self, o)
+    }
+    #[inline(always)]
+    unsafe fn eq(self, o: Self) -> Self {
+        u32x4_eq(self, o)
+    }
+    #[inline(always)]
+    unsafe fn or_lanes(self) -> u32 {
+        let x = v128_or(self, i32x4_shuffle::<2, 3, 0, 1>(self, self));
+        let x = v128_or(x, i32x4_shuffle::<1, 0, 3, 2>(x, x));
+        u32x4_extract_lane::<0>(x)
     }
 }
 

@@ -105,6 +105,19 @@ impl Lanes for __m128i {
         // SAFETY: SSE2 is part of x86-64.
         unsafe { _mm_add_epi32(self, o) }
     }
+    #[inline(always)]
+    unsafe fn eq(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { _mm_cmpeq_epi32(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn or_lanes(self) -> u32 {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            let x = _mm_or_si128(self, _mm_shuffle_epi32::<0x4e>(self));
+            _mm_cvtsi128_si32(_mm_or_si128(x, _mm_shuffle_epi32::<0xb1>(x))) as u32
+        }
+    }
 }
 
 /// DV masks of `blocks`, four at a time.

@@ -87,3 +87,108 @@ fn filter_statistics_match_trace() {
         assert_eq!(masks.iter().map(|m| m.count_ones()).sum::<u32>(), bits);
     }
 }
+
+/// A per-block filter form: a block's DV mask from its schedule.
+type ScheduleMask = fn(&[u32; 80]) -> u32;
+
+/// The schedule in mirrored order (word t at 79 - t).
+fn mirror(w: &[u32; 80]) -> [u32; 80] {
+    core::array::from_fn(|i| w[79 - i])
+}
+
+/// The per-block forms this CPU can run, by name (the others are named in
+/// the test output as skipped).
+fn per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
+    use super::per_block::{mask4 as schedule_mask, mask8};
+    // SAFETY (each): plain integers need no CPU feature; the vector forms
+    // are listed only where the CPU (or the build, for wasm) has them.
+    let mut forms: Vec<(&'static str, ScheduleMask)> = vec![
+        ("u32", |w| unsafe { schedule_mask::<u32, false>(w) }),
+        ("u32 mirrored", |w| unsafe {
+            schedule_mask::<u32, true>(&mirror(w))
+        }),
+        ("u64", |w| unsafe { schedule_mask::<u64, false>(w) }),
+        ("u32, 8 lanes", |w| unsafe { mask8::<u32, false>(w) }),
+        ("u64, 8 lanes, mirrored", |w| unsafe {
+            mask8::<u64, true>(&mirror(w))
+        }),
+    ];
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::__m128i;
+        use core::arch::x86_64::__m256i;
+        forms.push(("sse2", |w| unsafe { schedule_mask::<__m128i, false>(w) }));
+        forms.push(("sse2 mirrored", |w| unsafe {
+            schedule_mask::<__m128i, true>(&mirror(w))
+        }));
+        forms.push(("sse2, 8 lanes", |w| unsafe { mask8::<__m128i, false>(w) }));
+        if std::arch::is_x86_feature_detected!("avx2") {
+            forms.push(("avx2", |w| unsafe { mask8::<__m256i, false>(w) }));
+            forms.push(("avx2 mirrored", |w| unsafe {
+                mask8::<__m256i, true>(&mirror(w))
+            }));
+        } else {
+            std::println!("per-block filter avx2: skipped, this CPU lacks AVX2");
+        }
+        if std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+        {
+            forms.push(("avx512vl", |w| unsafe {
+                schedule_mask::<super::avx512::Vl128, false>(w)
+            }));
+        } else {
+            std::println!("per-block filter avx512vl: skipped, this CPU lacks AVX-512BW/VL");
+        }
+    }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    forms.push(("neon", |w| unsafe {
+        schedule_mask::<core::arch::aarch64::uint32x4_t, false>(w)
+    }));
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    forms.push(("simd128", |w| unsafe {
+        schedule_mask::<core::arch::wasm32::v128, false>(w)
+    }));
+    forms
+}
+
+/// The per-block layout gives the reference's exact masks on every block of
+/// the 1 MiB control, in every form.
+#[test]
+fn per_block_filter_matches_reference_masks() {
+    let blocks = control_blocks();
+    let want = expected_masks(blocks.len());
+    for (name, mask) in per_block_forms() {
+        for (i, (block, w)) in blocks.iter().zip(&want).enumerate() {
+            let got = mask(&crate::block::expand(block));
+            assert_eq!(
+                got, *w,
+                "{name}: block {i}: got {got:08x}, reference {w:08x}"
+            );
+        }
+    }
+}
+
+/// ... and on the blocks of the public collisions, where masks are dense
+/// (each near-collision block keeps its DV), and on random blocks against
+/// the one-block-per-lane filter.
+#[test]
+fn per_block_filter_matches_lane_filter() {
+    let mut blocks: Vec<Block> = Vec::new();
+    for data in [
+        &include_bytes!("../../tests/data/shattered-1.pdf")[..],
+        include_bytes!("../../tests/data/sha-mbles-2.bin"),
+    ] {
+        blocks.extend_from_slice(data.as_chunks::<64>().0);
+    }
+    let random = splitmix64_bytes(0x9e7b_10c5, 64 * 4096);
+    blocks.extend_from_slice(random.as_chunks::<64>().0);
+    let mut want = vec![0u32; blocks.len()];
+    super::scalar::masks(&blocks, &mut want);
+    assert!(want.iter().filter(|&&m| m != 0).count() > 300);
+    for (name, mask) in per_block_forms() {
+        for (i, (block, w)) in blocks.iter().zip(&want).enumerate() {
+            let got = mask(&crate::block::expand(block));
+            assert_eq!(got, *w, "{name}: block {i}: got {got:08x}, want {w:08x}");
+        }
+    }
+}
