@@ -159,6 +159,9 @@ impl Engine {
     }
 
     pub(crate) fn update(&mut self, mut data: &[u8]) {
+        if !self.holds_blocks() {
+            return self.update_unheld(data);
+        }
         self.len = self.len.wrapping_add(data.len() as u64);
         // Up to two whole blocks before `data`'s: the held one and the
         // buffer once `data` completes it.
@@ -195,16 +198,56 @@ impl Engine {
         }
     }
 
+    /// Whether the last whole block is held back for the next call: only
+    /// where blocks are filtered a batch at a time. One block at a time
+    /// (the per-block path), holding gains nothing.
+    fn holds_blocks(&self) -> bool {
+        !(self.config.detect && self.config.filter && self.backend.per_block.is_some())
+    }
+
+    /// [`Engine::update`] without a held block: whole blocks straight from
+    /// `data`, the rest buffered.
+    fn update_unheld(&mut self, mut data: &[u8]) {
+        self.len = self.len.wrapping_add(data.len() as u64);
+        if self.buf_len > 0 {
+            let take = data.len().min(64 - self.buf_len);
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+            self.buf_len += take;
+            data = &data[take..];
+            if self.buf_len < 64 {
+                return;
+            }
+            let block = self.buf;
+            self.process(core::slice::from_ref(&block));
+            self.buf_len = 0;
+        }
+        let (blocks, rest) = data.as_chunks::<64>();
+        self.process(blocks);
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buf_len = rest.len();
+    }
+
+    /// The whole message at once: its blocks straight from `data` (no
+    /// buffer, nothing held back), then the padding.
+    pub(crate) fn hash_all(mut self, data: &[u8]) -> Outcome {
+        debug_assert_eq!(self.len, 0);
+        let (blocks, tail) = data.as_chunks::<64>();
+        self.len = data.len() as u64;
+        self.process(blocks);
+        let (pad, count) = compress::padding(tail, self.len);
+        self.process(&pad[..count]);
+        self.detection.outcome(&self.chain)
+    }
+
     pub(crate) fn finalize(&mut self) -> Outcome {
         let (pad, count) = compress::padding(&self.buf[..self.buf_len], self.len);
-        let mut last = [[0u8; 64]; 3];
-        let mut n = 0;
         if let Some(h) = self.held.take() {
-            last[0] = h;
-            n = 1;
+            let mut last = [h; 3];
+            last[1..1 + count].copy_from_slice(&pad[..count]);
+            self.process(&last[..1 + count]);
+        } else {
+            self.process(&pad[..count]);
         }
-        last[n..n + count].copy_from_slice(&pad[..count]);
-        self.process(&last[..n + count]);
         self.buf_len = 0;
         self.detection.outcome(&self.chain)
     }

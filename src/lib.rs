@@ -175,9 +175,7 @@ impl DisturbanceVector {
 /// assert_eq!(outcome.collision().unwrap().offset(), 256);
 /// ```
 pub fn hash(data: &[u8]) -> Outcome {
-    let mut hasher = Hasher::new();
-    hasher.update(data);
-    hasher.finalize()
+    Builder::default().hash(data)
 }
 
 /// A streaming SHA-1 hasher with collision detection.
@@ -387,6 +385,19 @@ impl Builder {
     /// The forced backend, or the fastest this CPU runs.
     fn chosen_backend(&self) -> &'static backend::Backend {
         self.backend.unwrap_or_else(backend::Backend::best)
+    }
+
+    /// Hashes `data` in one call with these options: what a hasher from
+    /// [`build`](Self::build) gives for it, without the streaming buffer.
+    ///
+    /// ```
+    /// let builder = sha1dc_wasm::Hasher::builder().safe_hash(false);
+    /// let mut hasher = builder.build();
+    /// hasher.update(b"abc");
+    /// assert_eq!(builder.hash(b"abc"), hasher.finalize());
+    /// ```
+    pub fn hash(&self, data: &[u8]) -> Outcome {
+        Engine::new(self.config, self.chosen_backend()).hash_all(data)
     }
 
     /// The hasher.

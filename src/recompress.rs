@@ -117,16 +117,10 @@ pub(crate) fn detect_blocks(
     reduced_round: bool,
     mask: impl Fn(&[u32; 80]) -> u32,
 ) -> Option<(usize, usize)> {
+    let mut w = [0u32; 80];
     for (i, block) in blocks.iter().enumerate() {
-        let w = expand(block);
         let chain_in = *chain;
-        let mut s = chain_in;
-        steps_forward(&mut s, 0, 60, |t| w[t]);
-        let before_60 = s;
-        steps_forward(&mut s, 60, 80, |t| w[t]);
-        for (h, x) in chain.iter_mut().zip(s) {
-            *h = h.wrapping_add(x);
-        }
+        let before_60 = crate::compress::portable::compress_keeping(chain, block, &mut w);
         let mask = mask(&w);
         if mask != 0 {
             let kept = Kept {

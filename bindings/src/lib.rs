@@ -96,9 +96,7 @@ pub fn hash_bytes(data: &[u8], flags: u32) -> Vec<u8> {
         let outcome = h.finalize().expect("the length announced is the data's");
         return encode_object(&outcome);
     }
-    let mut h = builder(flags).build();
-    h.update(data);
-    encode(&h.finalize(), None)
+    encode(&builder(flags).hash(data), None)
 }
 
 /// Hashes many messages in one call, several at a time (one per simd128

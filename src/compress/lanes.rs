@@ -8,7 +8,8 @@ use crate::lanes::Lanes;
 /// Compresses one block per lane (its first 16 words in `first`) into the
 /// chaining values `state` (word k of every lane in `state[k]`), writing the
 /// working state before step 60 to `before_60` (what a flagged block's test
-/// starts from): the 80 steps written out with the five working variables
+/// starts from) and handing every schedule word to `word_out(t, w)` (a
+/// no-op closure folds away): the 80 steps written out with the five working variables
 /// renamed rather than moved, so every index is a constant and the words and
 /// the state live in registers (locals in WebAssembly); the schedule rolls
 /// over 16 words.
@@ -20,6 +21,7 @@ pub(crate) unsafe fn compress_lanes<V: Lanes>(
     state: &mut [V; 5],
     first: &[V; 16],
     before_60: &mut [V; 5],
+    mut word_out: impl FnMut(usize, V),
 ) {
     // SAFETY (whole body): the caller guarantees V's instruction set.
     unsafe {
@@ -36,6 +38,7 @@ pub(crate) unsafe fn compress_lanes<V: Lanes>(
                         w[T & 15],
                     );
                 }
+                word_out(T, w[T & 15]);
                 w[T & 15]
             }};
         }

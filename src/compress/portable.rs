@@ -14,10 +14,24 @@ pub(crate) fn compress_blocks(ihv: &mut [u32; 5], blocks: &[Block]) {
         // SAFETY: u32 lanes are plain integer arithmetic.
         unsafe {
             let first = <u32 as Lanes>::load16(core::slice::from_ref(block));
-            compress_lanes::<u32>(&mut state, &first, &mut before_60);
+            compress_lanes::<u32>(&mut state, &first, &mut before_60, |_, _| {});
         }
     }
     *ihv = state;
+}
+
+/// One block into `state`, keeping what detection reads: the state before
+/// step 60 (returned) and the 80 schedule words (`w`), stored as the steps
+/// expand them.
+#[inline(always)]
+pub(crate) fn compress_keeping(state: &mut [u32; 5], block: &Block, w: &mut [u32; 80]) -> [u32; 5] {
+    let mut before_60 = *state;
+    // SAFETY: u32 lanes are plain integer arithmetic.
+    unsafe {
+        let first = <u32 as Lanes>::load16(core::slice::from_ref(block));
+        compress_lanes::<u32>(state, &first, &mut before_60, |t, x| w[t] = x);
+    }
+    before_60
 }
 
 #[cfg(test)]

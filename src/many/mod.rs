@@ -189,7 +189,7 @@ pub(crate) unsafe fn hash_lanes<V: Lanes>(
             }
             let mut state: [V; 5] = core::array::from_fn(|k| V::load(&chains[k]));
             let mut before_60 = state;
-            compress_lanes::<V>(&mut state, &first, &mut before_60);
+            compress_lanes::<V>(&mut state, &first, &mut before_60, |_, _| {});
             for k in 0..5 {
                 state[k].store(&mut chains[k]);
                 before_60[k].store(&mut at_60[k]);
