@@ -216,9 +216,10 @@ fn near_collisions() {
 }
 
 /// A collision fed in two pieces split at every block before it, so the
-/// flagged block sits at every position of a fused group (a group starts
+/// flagged block sits at every position of a per-block call (a call starts
 /// where a piece does) and of a filter batch, with random data after it:
-/// every backend reports what the portable one does, in every filtered mode.
+/// every backend reports what the portable one does, in every filtered mode,
+/// and so does the one-shot `Builder::hash`.
 #[test]
 fn collision_at_every_position_of_a_group() {
     let mut msg = input("sha-mbles-1.bin");
@@ -230,6 +231,8 @@ fn collision_at_every_position_of_a_group() {
         let want = run("portable", mode, &msg);
         assert_eq!(want.collision().expect("SHA-mbles is detected").block(), 9);
         for backend in natives() {
+            let builder = mode.builder().backend(backend).unwrap();
+            assert_eq!(builder.hash(&msg), want, "{backend} one-shot {mode}");
             for split in 0..=10 {
                 let mut h = hasher(backend, mode);
                 h.update(&msg[..64 * split]);
