@@ -309,8 +309,18 @@ export function createApi(raw, load, loadSync) {
     return s;
   }
 
-  /** Turns the encoded result (64 or 72 bytes, see the bindings crate) into the result object. */
+  /** Turns the encoded result (20 or 72 bytes, see the bindings crate) into the result object. */
   function decode(bytes) {
+    if (bytes.length === 20) {
+      // No collision: the module sends the digest alone (see bindings/src/lib.rs).
+      const out = hex(bytes, 0);
+      const result = Object.create(RESULT_PROTO);
+      result.hex = out;
+      result.sha1 = out;
+      result.bytes = bytes;
+      result.collision = null;
+      return result;
+    }
     let collision = null;
     if (bytes[40] === 1) {
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
