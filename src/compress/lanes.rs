@@ -83,3 +83,71 @@ pub(crate) unsafe fn compress_lanes<V: Lanes>(
         }
     }
 }
+
+/// [`compress_lanes`] from a schedule already expanded up to word 64 (the
+/// filter's, [`crate::filter::Filter::schedule`]): only words 65 to 79 are
+/// expanded here, from the last 16 of `schedule`.
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set.
+#[inline(always)]
+pub(crate) unsafe fn compress_lanes_scheduled<V: Lanes>(
+    state: &mut [V; 5],
+    schedule: &[V; 65],
+    before_60: &mut [V; 5],
+) {
+    // SAFETY (whole body): the caller guarantees V's instruction set.
+    unsafe {
+        let mut w = [V::splat(0); 80];
+        w[..65].copy_from_slice(schedule);
+        let [mut a, mut b, mut c, mut d, mut e] = *state;
+        macro_rules! word {
+            ($t:expr) => {{
+                const T: usize = $t;
+                if T >= 65 {
+                    w[T] = V::expand_word(w[T - 3], w[T - 8], w[T - 14], w[T - 16]);
+                }
+                w[T]
+            }};
+        }
+        macro_rules! step {
+            ($f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+                $e = $e
+                    .add($a.rotl5())
+                    .add(V::$f($b, $c, $d))
+                    .add(V::splat(K[$t / 20]))
+                    .add(word!($t));
+                $b = $b.rotl30();
+            };
+        }
+        macro_rules! five {
+            ($f:ident, $t:expr) => {
+                step!($f, $t, a, b, c, d, e);
+                step!($f, $t + 1, e, a, b, c, d);
+                step!($f, $t + 2, d, e, a, b, c);
+                step!($f, $t + 3, c, d, e, a, b);
+                step!($f, $t + 4, b, c, d, e, a);
+            };
+        }
+        five!(choose, 0);
+        five!(choose, 5);
+        five!(choose, 10);
+        five!(choose, 15);
+        five!(parity, 20);
+        five!(parity, 25);
+        five!(parity, 30);
+        five!(parity, 35);
+        five!(majority, 40);
+        five!(majority, 45);
+        five!(majority, 50);
+        five!(majority, 55);
+        *before_60 = [a, b, c, d, e];
+        five!(parity, 60);
+        five!(parity, 65);
+        five!(parity, 70);
+        five!(parity, 75);
+        for (s, x) in state.iter_mut().zip([a, b, c, d, e]) {
+            *s = s.add(x);
+        }
+    }
+}

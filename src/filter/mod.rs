@@ -125,6 +125,14 @@ macro_rules! filter_impl {
                 debug_assert_eq!(cost, FILTER_COST);
             }
 
+            /// The message schedule up to word 64, expanded by the parts
+            /// (the batch path's compression reads it rather than expanding
+            /// the message again).
+            #[inline(always)]
+            pub(crate) fn schedule(&self) -> &[V; LAST_WORD + 1] {
+                &self.w
+            }
+
             /// Writes the `V::LANES` DV masks (bit i = DV i) to `out`.
             #[inline(always)]
             pub(crate) unsafe fn finish(&self, out: &mut [u32]) {

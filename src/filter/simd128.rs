@@ -8,7 +8,7 @@
 
 use core::arch::wasm32::{
     i8x16_shuffle, i32x4_shr, i32x4_shuffle, u32x4_add, u32x4_eq, u32x4_extract_lane, u32x4_shl,
-    u32x4_shr, u32x4_splat, v128, v128_and, v128_andnot, v128_load, v128_or, v128_xor,
+    u32x4_shr, u32x4_splat, v128, v128_and, v128_andnot, v128_load, v128_or, v128_store, v128_xor,
 };
 
 use crate::block::Block;
@@ -94,12 +94,10 @@ impl Lanes for v128 {
     }
     #[inline(always)]
     unsafe fn store(self, out: &mut [u32]) {
-        out[..4].copy_from_slice(&[
-            u32x4_extract_lane::<0>(self),
-            u32x4_extract_lane::<1>(self),
-            u32x4_extract_lane::<2>(self),
-            u32x4_extract_lane::<3>(self),
-        ]);
+        let out = &mut out[..4];
+        // SAFETY: `out` was cut to the vector length first; v128_store takes
+        // any alignment.
+        unsafe { v128_store(out.as_mut_ptr().cast(), self) }
     }
     #[inline(always)]
     unsafe fn load(src: &[u32]) -> Self {

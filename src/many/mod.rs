@@ -17,7 +17,7 @@
 use crate::backend::Backend;
 use crate::block::Block;
 use crate::compress::IV;
-use crate::compress::lanes::compress_lanes;
+use crate::compress::lanes::{compress_lanes, compress_lanes_scheduled};
 use crate::engine::{Config, Detection, Engine};
 use crate::filter::Filter;
 use crate::git::{Header, ObjectKind, ObjectOutcome};
@@ -104,7 +104,41 @@ struct Lane<'a> {
     /// The next block to compress, and how many there are.
     next: u64,
     blocks: u64,
+    /// The blocks that lie whole in the content (`direct.0..direct.1`),
+    /// read from it in place rather than assembled.
+    direct: (u64, u64),
     detection: Detection,
+}
+
+impl<'a> Lane<'a> {
+    fn new(slot: usize, message: Message<'a>) -> Self {
+        let header = message.header.as_bytes().len() as u64;
+        let end = header + message.content.len() as u64;
+        Lane {
+            slot,
+            message,
+            next: 0,
+            blocks: message.blocks(),
+            direct: (header.div_ceil(64), end / 64),
+            detection: Detection::default(),
+        }
+    }
+
+    /// Copies the lane's next block to `out`: straight from the content
+    /// when the block lies whole in it (a fixed 64-byte copy, no call),
+    /// assembled otherwise.
+    #[inline(always)]
+    fn next_block(&self, out: &mut Block) {
+        let i = self.next;
+        if self.direct.0 <= i && i < self.direct.1 {
+            let at = (i * 64 - self.message.header.as_bytes().len() as u64) as usize;
+            if let Some(block) = self.message.content.get(at..).and_then(|c| c.first_chunk()) {
+                *out = *block;
+                return;
+            }
+        }
+        *out = self.message.block(i);
+    }
 }
 
 /// Message `i` of a batch, for `i` in `0..out.len()`.
@@ -122,87 +156,123 @@ pub(crate) unsafe fn hash_lanes<V: Lanes>(
     messages: Messages<'_, '_>,
     out: &mut [Outcome],
 ) {
-    let n = V::LANES;
-    debug_assert!(n <= MAX_LANES);
-    let mut lanes: [Option<Lane<'_>>; MAX_LANES] = [None; MAX_LANES];
+    debug_assert!(V::LANES <= MAX_LANES);
+    // Arrays of the vector's own width: those of the widest form, zeroed
+    // and copied every step (memory.fill and memory.copy calls in wasm),
+    // cost about a sixth of a step there.
+    // SAFETY: the caller's guarantees, passed on; N is V::LANES.
+    unsafe {
+        match V::LANES {
+            1 => hash_n::<V, 1>(backend, config, messages, out),
+            2 => hash_n::<V, 2>(backend, config, messages, out),
+            4 => hash_n::<V, 4>(backend, config, messages, out),
+            8 => hash_n::<V, 8>(backend, config, messages, out),
+            _ => hash_n::<V, MAX_LANES>(backend, config, messages, out),
+        }
+    }
+}
+
+/// [`hash_lanes`] with `N == V::LANES`.
+///
+/// # Safety
+/// As [`hash_lanes`].
+#[inline(always)]
+unsafe fn hash_n<V: Lanes, const N: usize>(
+    backend: &'static Backend,
+    config: Config,
+    messages: Messages<'_, '_>,
+    out: &mut [Outcome],
+) {
+    debug_assert_eq!(N, V::LANES);
+    let mut lanes: [Option<Lane<'_>>; N] = [None; N];
     // Word k of every lane's output chain, lane j at [k][j].
-    let mut chains = [[0u32; MAX_LANES]; 5];
+    let mut chains = [[0u32; N]; 5];
+    // Each lane's current block; an idle lane's is stale (its results are
+    // not read).
+    let mut blocks = [[0u8; 64]; N];
+    // Word k of every lane's state before step 60, and of its chain before
+    // the step's block, lane j at [k][j]: written only in the steps that
+    // flag a lane.
+    let mut at_60 = [[0u32; N]; 5];
+    let mut chains_in = [[0u32; N]; 5];
     let mut queue = (0..out.len()).map(|i| (i, messages(i)));
     loop {
         // Refill the empty lanes.
         let mut waiting = true;
-        for (j, lane) in lanes[..n].iter_mut().enumerate() {
+        for (j, lane) in lanes.iter_mut().enumerate() {
             if lane.is_none() {
                 let Some((slot, message)) = queue.next() else {
                     waiting = false;
                     continue;
                 };
-                *lane = Some(Lane {
-                    slot,
-                    message,
-                    next: 0,
-                    blocks: message.blocks(),
-                    detection: Detection::default(),
-                });
+                *lane = Some(Lane::new(slot, message));
                 for (k, word) in IV.iter().enumerate() {
                     chains[k][j] = *word;
                 }
             }
         }
-        let busy = lanes[..n].iter().flatten();
-        // A lane into its padding is at most one step from its end, and the
-        // engine cannot resume there.
-        let resumable = busy.clone().all(|l| l.next * 64 <= l.message.len());
-        if !waiting && busy.count() * DRAIN <= n && resumable {
-            // The tail of the batch: what is left of each lane's message on
-            // the single stream, from the lane's chain.
-            for (j, lane) in lanes[..n].iter().enumerate() {
-                if let Some(lane) = lane {
-                    let chain = core::array::from_fn(|k| chains[k][j]);
-                    out[lane.slot] = finish_alone(backend, config, lane, chain);
+        if !waiting {
+            let busy = lanes.iter().flatten();
+            // A lane into its padding is at most one step from its end, and
+            // the engine cannot resume there.
+            let resumable = busy.clone().all(|l| l.next * 64 <= l.message.len());
+            if busy.count() * DRAIN <= N && resumable {
+                // The tail of the batch: what is left of each lane's message
+                // on the single stream, from the lane's chain.
+                for (j, lane) in lanes.iter().enumerate() {
+                    if let Some(lane) = lane {
+                        let chain = core::array::from_fn(|k| chains[k][j]);
+                        out[lane.slot] = finish_alone(backend, config, lane, chain);
+                    }
                 }
+                return;
             }
-            return;
         }
-        let mut blocks = [[0u8; 64]; MAX_LANES];
-        for (block, lane) in blocks.iter_mut().zip(&lanes[..n]) {
+        for (block, lane) in blocks.iter_mut().zip(&lanes) {
             if let Some(lane) = lane {
-                *block = lane.message.block(lane.next);
+                lane.next_block(block);
             }
         }
-        let mut masks = [0u32; MAX_LANES];
-        // Word k of every lane's state before step 60, lane j at [k][j].
-        let mut at_60 = [[0u32; MAX_LANES]; 5];
-        let chains_in = chains;
+        let mut masks = [0u32; N];
+        let flagged;
         // SAFETY: the caller guarantees V's instruction set; each row holds
-        // at least `n` words.
+        // `N == V::LANES` words.
         unsafe {
-            let first = V::load16(&blocks[..n]);
-            if config.detect {
-                if config.filter {
-                    let mut f = Filter::<V>::from_words(&first);
-                    f.part(0, 1);
-                    f.finish(&mut masks[..n]);
-                } else {
-                    masks = [u32::MAX; MAX_LANES];
-                }
-            }
+            let first = V::load16(&blocks);
             let mut state: [V; 5] = core::array::from_fn(|k| V::load(&chains[k]));
+            let state_in = state;
             let mut before_60 = state;
-            compress_lanes::<V>(&mut state, &first, &mut before_60, |_, _| {});
+            if config.detect && config.filter {
+                let mut f = Filter::<V>::from_words(&first);
+                f.part(0, 1);
+                f.finish(&mut masks);
+                // The rounds read the schedule the filter expanded.
+                compress_lanes_scheduled::<V>(&mut state, f.schedule(), &mut before_60);
+            } else {
+                if config.detect {
+                    masks = [u32::MAX; N];
+                }
+                compress_lanes::<V>(&mut state, &first, &mut before_60, |_, _| {});
+            }
+            flagged = masks.iter().any(|&m| m != 0);
             for k in 0..5 {
                 state[k].store(&mut chains[k]);
-                before_60[k].store(&mut at_60[k]);
+            }
+            if flagged {
+                for k in 0..5 {
+                    before_60[k].store(&mut at_60[k]);
+                    state_in[k].store(&mut chains_in[k]);
+                }
             }
         }
-        for (j, slot) in lanes[..n].iter_mut().enumerate() {
+        for (j, slot) in lanes.iter_mut().enumerate() {
             let Some(lane) = slot else { continue };
             let block = &blocks[j];
             if let Some(sha1_chain) = &mut lane.detection.sha1_chain {
                 (backend.compress)(sha1_chain, core::slice::from_ref(block));
             }
             if masks[j] != 0 {
-                let lane_of = |rows: &[[u32; MAX_LANES]; 5]| core::array::from_fn(|k| rows[k][j]);
+                let lane_of = |rows: &[[u32; N]; 5]| core::array::from_fn(|k| rows[k][j]);
                 let kept = Kept {
                     chain_in: lane_of(&chains_in),
                     chain_out: lane_of(&chains),
