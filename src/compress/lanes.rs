@@ -5,14 +5,65 @@
 use super::K;
 use crate::lanes::Lanes;
 
+/// One step: `$e` takes the sum, `$b` is rotated; word `$t` from `$word!`.
+macro_rules! step {
+    ($word:ident, $f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        $e = $e
+            .add($a.rotl5())
+            .add(V::$f($b, $c, $d))
+            .add(V::splat(K[$t / 20]))
+            .add($word!($t));
+        $b = $b.rotl30();
+    };
+}
+
+/// Five steps, the working variables renamed rather than moved.
+macro_rules! five {
+    ($word:ident, $f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        step!($word, $f, $t, $a, $b, $c, $d, $e);
+        step!($word, $f, $t + 1, $e, $a, $b, $c, $d);
+        step!($word, $f, $t + 2, $d, $e, $a, $b, $c);
+        step!($word, $f, $t + 3, $c, $d, $e, $a, $b);
+        step!($word, $f, $t + 4, $b, $c, $d, $e, $a);
+    };
+}
+
+/// The 80 steps of `$state` (and the feed-forward), word t from
+/// `$word!(t)`, the working state before step 60 into `$before_60`.
+macro_rules! eighty_steps {
+    ($word:ident, $state:ident, $before_60:ident) => {{
+        let [mut a, mut b, mut c, mut d, mut e] = *$state;
+        five!($word, choose, 0, a, b, c, d, e);
+        five!($word, choose, 5, a, b, c, d, e);
+        five!($word, choose, 10, a, b, c, d, e);
+        five!($word, choose, 15, a, b, c, d, e);
+        five!($word, parity, 20, a, b, c, d, e);
+        five!($word, parity, 25, a, b, c, d, e);
+        five!($word, parity, 30, a, b, c, d, e);
+        five!($word, parity, 35, a, b, c, d, e);
+        five!($word, majority, 40, a, b, c, d, e);
+        five!($word, majority, 45, a, b, c, d, e);
+        five!($word, majority, 50, a, b, c, d, e);
+        five!($word, majority, 55, a, b, c, d, e);
+        *$before_60 = [a, b, c, d, e];
+        five!($word, parity, 60, a, b, c, d, e);
+        five!($word, parity, 65, a, b, c, d, e);
+        five!($word, parity, 70, a, b, c, d, e);
+        five!($word, parity, 75, a, b, c, d, e);
+        for (s, x) in $state.iter_mut().zip([a, b, c, d, e]) {
+            *s = s.add(x);
+        }
+    }};
+}
+
 /// Compresses one block per lane (its first 16 words in `first`) into the
 /// chaining values `state` (word k of every lane in `state[k]`), writing the
 /// working state before step 60 to `before_60` (what a flagged block's test
 /// starts from) and handing every schedule word to `word_out(t, w)` (a
-/// no-op closure folds away): the 80 steps written out with the five working variables
-/// renamed rather than moved, so every index is a constant and the words and
-/// the state live in registers (locals in WebAssembly); the schedule rolls
-/// over 16 words.
+/// no-op closure folds away): the 80 steps written out with the five
+/// working variables renamed rather than moved, so every index is a
+/// constant and the words and the state live in registers (locals in
+/// WebAssembly); the schedule rolls over 16 words.
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.
@@ -26,7 +77,6 @@ pub(crate) unsafe fn compress_lanes<V: Lanes>(
     // SAFETY (whole body): the caller guarantees V's instruction set.
     unsafe {
         let mut w = *first;
-        let [mut a, mut b, mut c, mut d, mut e] = *state;
         macro_rules! word {
             ($t:expr) => {{
                 const T: usize = $t;
@@ -42,45 +92,7 @@ pub(crate) unsafe fn compress_lanes<V: Lanes>(
                 w[T & 15]
             }};
         }
-        macro_rules! step {
-            ($f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
-                $e = $e
-                    .add($a.rotl5())
-                    .add(V::$f($b, $c, $d))
-                    .add(V::splat(K[$t / 20]))
-                    .add(word!($t));
-                $b = $b.rotl30();
-            };
-        }
-        macro_rules! five {
-            ($f:ident, $t:expr) => {
-                step!($f, $t, a, b, c, d, e);
-                step!($f, $t + 1, e, a, b, c, d);
-                step!($f, $t + 2, d, e, a, b, c);
-                step!($f, $t + 3, c, d, e, a, b);
-                step!($f, $t + 4, b, c, d, e, a);
-            };
-        }
-        five!(choose, 0);
-        five!(choose, 5);
-        five!(choose, 10);
-        five!(choose, 15);
-        five!(parity, 20);
-        five!(parity, 25);
-        five!(parity, 30);
-        five!(parity, 35);
-        five!(majority, 40);
-        five!(majority, 45);
-        five!(majority, 50);
-        five!(majority, 55);
-        *before_60 = [a, b, c, d, e];
-        five!(parity, 60);
-        five!(parity, 65);
-        five!(parity, 70);
-        five!(parity, 75);
-        for (s, x) in state.iter_mut().zip([a, b, c, d, e]) {
-            *s = s.add(x);
-        }
+        eighty_steps!(word, state, before_60);
     }
 }
 
@@ -100,7 +112,6 @@ pub(crate) unsafe fn compress_lanes_scheduled<V: Lanes>(
     unsafe {
         let mut w = [V::splat(0); 80];
         w[..65].copy_from_slice(schedule);
-        let [mut a, mut b, mut c, mut d, mut e] = *state;
         macro_rules! word {
             ($t:expr) => {{
                 const T: usize = $t;
@@ -110,44 +121,6 @@ pub(crate) unsafe fn compress_lanes_scheduled<V: Lanes>(
                 w[T]
             }};
         }
-        macro_rules! step {
-            ($f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
-                $e = $e
-                    .add($a.rotl5())
-                    .add(V::$f($b, $c, $d))
-                    .add(V::splat(K[$t / 20]))
-                    .add(word!($t));
-                $b = $b.rotl30();
-            };
-        }
-        macro_rules! five {
-            ($f:ident, $t:expr) => {
-                step!($f, $t, a, b, c, d, e);
-                step!($f, $t + 1, e, a, b, c, d);
-                step!($f, $t + 2, d, e, a, b, c);
-                step!($f, $t + 3, c, d, e, a, b);
-                step!($f, $t + 4, b, c, d, e, a);
-            };
-        }
-        five!(choose, 0);
-        five!(choose, 5);
-        five!(choose, 10);
-        five!(choose, 15);
-        five!(parity, 20);
-        five!(parity, 25);
-        five!(parity, 30);
-        five!(parity, 35);
-        five!(majority, 40);
-        five!(majority, 45);
-        five!(majority, 50);
-        five!(majority, 55);
-        *before_60 = [a, b, c, d, e];
-        five!(parity, 60);
-        five!(parity, 65);
-        five!(parity, 70);
-        five!(parity, 75);
-        for (s, x) in state.iter_mut().zip([a, b, c, d, e]) {
-            *s = s.add(x);
-        }
+        eighty_steps!(word, state, before_60);
     }
 }
