@@ -31,37 +31,24 @@ use conditions::for_each_condition_group;
 /// The highest message word any condition reads.
 pub(crate) const LAST_WORD: usize = 64;
 
-/// Estimated vector operations per expansion word and per condition group
-/// (plus per condition): where [`Filter::part`] cuts the work.
-const WORD_COST: usize = 6;
-const GROUP_COST: usize = 3;
-const CONDITION_COST: usize = 4;
-
-/// The filter of one vector of blocks (`V::LANES` blocks, one per lane),
-/// cut into parts a caller can interleave with other work: the expansion and
-/// the conditions depend only on the message, so they can fill the execution
-/// ports a latency-bound chain (the SHA-NI rounds) leaves idle.
+/// The filter of one vector of blocks (`V::LANES` blocks, one per lane):
+/// the expansion and the conditions depend only on the message, so a batch
+/// of blocks is filtered ahead of its compression, and the batch path's
+/// compression reads the schedule expanded here.
 pub(crate) struct Filter<V> {
     w: [V; LAST_WORD + 1],
     mask: V,
 }
 
-/// Expansion words `$t` of `$w`, those of the current part.
+/// Expansion words `$t` of `$w`.
 macro_rules! expand_words {
-    ($w:ident, $cost:ident, $mine:ident; $($t:literal)*) => {$(
-        if $mine($cost) {
-            $w[$t] = V::expand_word($w[$t - 3], $w[$t - 8], $w[$t - 14], $w[$t - 16]);
-        }
-        $cost += WORD_COST;
+    ($w:ident; $($t:literal)*) => {$(
+        $w[$t] = V::expand_word($w[$t - 3], $w[$t - 8], $w[$t - 14], $w[$t - 16]);
     )*};
 }
 
 macro_rules! filter_impl {
     ($([$($word:literal)*] $dvs:literal => [$(($t1:literal, $b1:literal, $t2:literal, $b2:literal, $differ:literal)),*];)*) => {
-        /// The estimated cost of the whole filter, in the units above.
-        const FILTER_COST: usize = (LAST_WORD - 15) * WORD_COST
-            $(+ GROUP_COST $(+ CONDITION_COST + 0 * $t1)*)*;
-
         impl<V: Lanes> Filter<V> {
             /// Loads the message words of `blocks[..V::LANES]`.
             #[inline(always)]
@@ -82,15 +69,10 @@ macro_rules! filter_impl {
                 }
             }
 
-            /// Part `p` of `of` (call them in order, 0 to of - 1): the
-            /// expansion words and condition groups whose share of the
-            /// estimated cost falls there. Inlined with constant `p` and `of`,
-            /// every index is a constant and every part test folds away: each
-            /// part is straight-line code.
+            /// Expands the schedule and tests every condition group: straight-
+            /// line code, every index a constant.
             #[inline(always)]
-            pub(crate) unsafe fn part(&mut self, p: usize, of: usize) {
-                let mut cost = 0usize;
-                let mine = |cost: usize| cost * of / FILTER_COST == p;
+            pub(crate) unsafe fn run(&mut self) {
                 let w = &mut self.w;
                 // SAFETY (whole body): the caller guarantees V's instruction set.
                 unsafe {
@@ -100,8 +82,8 @@ macro_rules! filter_impl {
                     // once (vector registers are few, in wasm especially).
                     const _: () = assert!(LAST_WORD == 64);
                     $(
-                        expand_words!(w, cost, mine; $($word)*);
-                        if mine(cost) {
+                        expand_words!(w; $($word)*);
+                        {
                             // In the top bit: `same` is set when the two bits of
                             // every "equal" condition agree; `differ` when those
                             // of every "differ" condition do not.
@@ -119,13 +101,11 @@ macro_rules! filter_impl {
                             // Lanes that break a condition lose this group's DVs.
                             self.mask = self.mask.drop_dvs(same, differ, $dvs);
                         }
-                        cost += GROUP_COST $(+ CONDITION_COST + 0 * $t1)*;
                     )*
                 }
-                debug_assert_eq!(cost, FILTER_COST);
             }
 
-            /// The message schedule up to word 64, expanded by the parts
+            /// The message schedule up to word 64, expanded by [`run`](Self::run)
             /// (the batch path's compression reads it rather than expanding
             /// the message again).
             #[inline(always)]
@@ -151,7 +131,7 @@ pub(crate) unsafe fn vector_masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: the caller guarantees V's instruction set.
     unsafe {
         let mut f = Filter::<V>::new(blocks);
-        f.part(0, 1);
+        f.run();
         f.finish(out);
     }
 }

@@ -248,7 +248,7 @@ unsafe fn hash_n<V: Lanes, const N: usize>(
             let mut before_60 = state;
             if config.detect && config.filter {
                 let mut f = Filter::<V>::from_words(&first);
-                f.part(0, 1);
+                f.run();
                 f.finish(&mut masks);
                 // The rounds read the schedule the filter expanded.
                 compress_lanes_scheduled::<V>(&mut state, f.schedule(), &mut before_60);
