@@ -1,11 +1,14 @@
 //! The streaming state machine: buffering, the two chaining values, the
 //! report. It decides what to do with blocks; the backend does the work.
 //!
-//! Blocks flow: [`Engine::update`] and [`Engine::finalize`] hand whole
-//! blocks to [`Engine::process`], which filters them a batch at a time and
-//! compresses the runs between flagged blocks in one call each; a flagged
-//! block goes to the backend's `compress_flagged`, and a detected collision
-//! to [`Engine::on_collision`], the one rare path.
+//! Blocks flow: [`Engine::update`] and [`Engine::finalize`] (or
+//! [`Engine::hash_all`], the whole message at once) hand whole blocks to
+//! [`Engine::process`]. With a backend that detects one block at a time
+//! (the SHA-NI ones below its `PerBlock::below`, wasm, NEON) it runs them all
+//! through that and stops only after a collision; otherwise it filters them a
+//! batch at a time and compresses the runs between flagged blocks in one call
+//! each, a flagged block going to the backend's `compress_flagged`. A
+//! detected collision goes to [`Engine::on_collision`], the one rare path.
 
 use crate::backend::{Backend, PerBlock};
 use crate::block::Block;
