@@ -79,7 +79,7 @@ unsafe fn mask8_avx2(w: &[u32; 80]) -> u32 {
 }
 
 /// Per-block detection for calls of fewer than `below` blocks.
-const fn per_block(below: usize, run: super::DetectBlocks) -> Option<PerBlock> {
+const fn one_block_at_a_time(below: usize, run: super::DetectBlocks) -> Option<PerBlock> {
     Some(PerBlock { below, run })
 }
 
@@ -127,7 +127,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: avx512_filter,
         compress_flagged: sha_ni_flagged,
         test_flagged: sha_ni_test,
-        per_block: per_block(512, detect_avx2),
+        per_block: one_block_at_a_time(512, detect_avx2),
         hash_many: many_avx512,
     },
     Backend {
@@ -137,7 +137,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: avx2_filter,
         compress_flagged: sha_ni_flagged,
         test_flagged: sha_ni_test,
-        per_block: per_block(usize::MAX, detect_avx2),
+        per_block: one_block_at_a_time(usize::MAX, detect_avx2),
         hash_many: many_avx2,
     },
     Backend {
@@ -147,7 +147,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         filter: sse2::masks,
         compress_flagged: sha_ni_flagged,
         test_flagged: sha_ni_test,
-        per_block: per_block(usize::MAX, detect_sse2),
+        per_block: one_block_at_a_time(usize::MAX, detect_sse2),
         hash_many: many_sse2,
     },
     Backend {
