@@ -28,7 +28,7 @@ qemu() {
   export SHA1DC_DIFF_MESSAGES="${SHA1DC_DIFF_MESSAGES:-3000}"
   for target in aarch64-unknown-linux-gnu s390x-unknown-linux-gnu; do
     say "cargo test --target $target (QEMU)"
-    # tests/cli.rs is left out: it spawns the sha1dcsum binary, which the
+    # tests/cli/ is left out: it spawns the sha1dcsum binary, which the
     # host cannot execute without binfmt_misc (the runner applies only to
     # the test binaries themselves); the CLI has no architecture-specific code.
     cargo test -q --target "$target" --lib --bins --test backends --test differential --test vectors --test many

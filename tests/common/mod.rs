@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 pub mod kat;
 mod splitmix;
+pub mod tempdir;
 
 pub use splitmix::{SplitMix64, splitmix64_bytes};
 

@@ -311,8 +311,8 @@ pub fn hash_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tempdir::TempDir;
     use std::ffi::OsString;
-    use std::path::PathBuf;
 
     /// Whether /proc/self/cmdline, opened, claims 0 bytes and holds some, as
     /// on Linux (QEMU's user mode hands over a copy with its true size).
@@ -326,33 +326,12 @@ mod tests {
         claimed == 0 && !content.is_empty()
     }
 
-    /// A fresh directory under the temp dir, removed on drop.
-    struct Dir(PathBuf);
-
-    impl Dir {
-        fn new(tag: &str) -> Dir {
-            let path =
-                std::env::temp_dir().join(format!("sha1dcsum-batch-{}-{tag}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&path);
-            std::fs::create_dir_all(&path).unwrap();
-            Dir(path)
-        }
-
-        /// Writes `len` bytes that depend on `seed` to `name`; its path.
-        fn file(&self, name: &str, len: usize, seed: u8) -> OsString {
-            let data: Vec<u8> = (0..len)
-                .map(|i| (i as u8).wrapping_mul(31) ^ seed)
-                .collect();
-            let path = self.0.join(name);
-            std::fs::write(&path, data).unwrap();
-            path.into_os_string()
-        }
-    }
-
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
+    /// Writes `len` bytes that depend on `seed` to `name` in `dir`; its path.
+    fn file(dir: &TempDir, name: &str, len: usize, seed: u8) -> OsString {
+        let data: Vec<u8> = (0..len)
+            .map(|i| (i as u8).wrapping_mul(31) ^ seed)
+            .collect();
+        dir.write(name, &data).into_os_string()
     }
 
     fn units(names: &[&OsStr]) -> Vec<Unit> {
@@ -376,12 +355,12 @@ mod tests {
 
     #[test]
     fn plan_groups_small_files_and_leaves_the_rest_alone() {
-        let dir = Dir::new("plan");
+        let dir = TempDir::new("batch-plan");
         let small: Vec<OsString> = (0..5)
-            .map(|i| dir.file(&format!("s{i}"), 100 * i, i as u8))
+            .map(|i| file(&dir, &format!("s{i}"), 100 * i, i as u8))
             .collect();
-        let large = dir.file("large", SMALL_MAX as usize + 1, 9);
-        let edge = dir.file("edge", SMALL_MAX as usize, 9);
+        let large = file(&dir, "large", SMALL_MAX as usize + 1, 9);
+        let edge = file(&dir, "edge", SMALL_MAX as usize, 9);
         let missing = dir.0.join("missing").into_os_string();
         let here = dir.0.clone().into_os_string();
         fn n(s: &OsString) -> &OsStr {
@@ -428,8 +407,8 @@ mod tests {
 
     #[test]
     fn plan_bounds_groups_in_files_and_bytes() {
-        let dir = Dir::new("bounds");
-        let tiny = dir.file("tiny", 10, 1);
+        let dir = TempDir::new("batch-bounds");
+        let tiny = file(&dir, "tiny", 10, 1);
         let names = vec![tiny.as_os_str(); GROUP_FILES * 2 + 1];
         assert_eq!(
             units(&names),
@@ -439,7 +418,7 @@ mod tests {
                 Unit::One(2 * GROUP_FILES),
             ]
         );
-        let edge = dir.file("edge", SMALL_MAX as usize, 2);
+        let edge = file(&dir, "edge", SMALL_MAX as usize, 2);
         let per_group = (GROUP_BYTES as u64 / SMALL_MAX) as usize;
         let mut names = vec![edge.as_os_str(); per_group * 2];
         names.insert(per_group, tiny.as_os_str());
@@ -468,18 +447,18 @@ mod tests {
     /// the streaming path gives for the same input.
     #[test]
     fn group_results_are_the_streaming_results() {
-        let dir = Dir::new("group");
+        let dir = TempDir::new("batch-group");
         let mut names: Vec<OsString> = (0..40)
-            .map(|i| dir.file(&format!("f{i}"), (i * 997) % 9000, i as u8))
+            .map(|i| file(&dir, &format!("f{i}"), (i * 997) % 9000, i as u8))
             .collect();
         names.insert(3, dir.0.join("missing").into_os_string());
         names.insert(7, dir.0.clone().into_os_string());
         // Past the room a group has: read in part, then streamed.
-        names.insert(11, dir.file("huge", GROUP_BYTES + 12345, 7));
-        names.insert(12, dir.file("after-huge", 5000, 8));
+        names.insert(11, file(&dir, "huge", GROUP_BYTES + 12345, 7));
+        names.insert(12, file(&dir, "after-huge", 5000, 8));
         // A regular file that says 0 bytes and has some: --git-blob fails.
         names.insert(20, "/proc/self/cmdline".into());
-        names.insert(25, dir.file("empty", 0, 0));
+        names.insert(25, file(&dir, "empty", 0, 0));
         let names: Vec<&OsStr> = names.iter().map(OsString::as_os_str).collect();
         for git_blob in [false, true] {
             let builder = Builder::default();
@@ -502,12 +481,12 @@ mod tests {
 
     #[test]
     fn hash_all_keeps_the_order_whatever_the_units() {
-        let dir = Dir::new("all");
+        let dir = TempDir::new("batch-all");
         let mut names: Vec<OsString> = (0..300)
-            .map(|i| dir.file(&format!("f{i}"), (i * 7919) % 20000, i as u8))
+            .map(|i| file(&dir, &format!("f{i}"), (i * 7919) % 20000, i as u8))
             .collect();
         for i in [5, 77, 150] {
-            names.insert(i, dir.file(&format!("big{i}"), SMALL_MAX as usize * 2, 3));
+            names.insert(i, file(&dir, &format!("big{i}"), SMALL_MAX as usize * 2, 3));
         }
         names.insert(100, dir.0.join("missing").into_os_string());
         let names: Vec<&OsStr> = names.iter().map(OsString::as_os_str).collect();

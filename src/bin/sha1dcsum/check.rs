@@ -9,9 +9,11 @@ use std::process::ExitCode;
 
 use sha1dc_wasm::Builder;
 
+use crate::args::Options;
+use crate::batch;
 use crate::input::{Failure, describe};
 use crate::lines::{self, Entry};
-use crate::{Options, Output, batch, exit_status, output_error};
+use crate::output::{Output, exit_status, output_error};
 
 /// Counts over one list.
 #[derive(Default)]
@@ -114,6 +116,20 @@ pub fn run(options: &Options, builder: Builder, lists: &[&OsStr]) -> ExitCode {
     exit_status(failed, collided)
 }
 
+/// Opens a list (`-` is standard input) and reads its entries.
+fn read_named_list(
+    list: &OsStr,
+    options: &Options,
+    out: &mut Output,
+) -> io::Result<(Vec<Entry>, u64)> {
+    let mut reader: Box<dyn Read> = if list == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(File::open(list)?)
+    };
+    read_list(list, &mut reader, options, out)
+}
+
 /// Checks one list: (something failed, a collision was detected). An error
 /// is a failed write to standard output.
 fn check_list(
@@ -122,13 +138,7 @@ fn check_list(
     list: &OsStr,
     out: &mut Output,
 ) -> io::Result<(bool, bool)> {
-    let opened: io::Result<Box<dyn Read>> = if list == "-" {
-        Ok(Box::new(io::stdin().lock()))
-    } else {
-        File::open(list).map(|f| Box::new(f) as Box<dyn Read>)
-    };
-    let read = opened.and_then(|mut r| read_list(list, &mut r, options, out));
-    let (entries, improper) = match read {
+    let (entries, improper) = match read_named_list(list, options, out) {
         Ok(read) => read,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
         Err(e) => {
@@ -147,98 +157,10 @@ fn check_list(
         ))?;
         return Ok((true, false));
     }
-
-    let mut tally = Tally {
-        improper,
-        ..Tally::default()
-    };
-    let names: Vec<OsString> = entries.iter().map(|e| os_name(&e.name)).collect();
-    // Standard input named in a list read from standard input is empty by
-    // then; named twice, it is read once, in order.
-    let names: Vec<&OsStr> = names.iter().map(OsString::as_os_str).collect();
-    let jobs = crate::jobs(options, &names);
-    let mut write_error = None;
-    let mut status = Vec::new();
-    batch::hash_all(&names, jobs, builder, options.git_blob, |i, result| {
-        let entry = &entries[i];
-        let verdict: Option<&[u8]> = match result {
-            Err(failure) if options.ignore_missing && failure.is_missing() => None,
-            Err(failure) => {
-                tally.unreadable += 1;
-                if !options.status
-                    && let Err(e) = report(out, &entry.name, &failure)
-                {
-                    write_error = Some(e);
-                    return false;
-                }
-                Some(b"FAILED open or read")
-            }
-            Ok(hashed) => {
-                tally.verified += 1;
-                if hashed.outcome.collision().is_some() {
-                    tally.collisions += 1;
-                    Some(b"COLLISION")
-                } else if *hashed.outcome.digest().as_bytes() == entry.digest {
-                    (!options.quiet).then_some(b"OK")
-                } else {
-                    tally.mismatched += 1;
-                    Some(b"FAILED")
-                }
-            }
-        };
-        let Some(verdict) = verdict.filter(|_| !options.status) else {
-            return true;
-        };
-        status.clear();
-        status.extend_from_slice(&shown(&entry.name));
-        status.extend_from_slice(b": ");
-        status.extend_from_slice(verdict);
-        status.push(b'\n');
-        match out.write(&status) {
-            Ok(()) => true,
-            Err(e) => {
-                write_error = Some(e);
-                false
-            }
-        }
-    });
-    if let Some(e) = write_error {
-        return Err(e);
-    }
-
+    let mut tally = verify(options, builder, &entries, out)?;
+    tally.improper = improper;
     if !options.status {
-        if tally.improper > 0 {
-            let lines = plural(
-                tally.improper,
-                "line is improperly formatted",
-                "lines are improperly formatted",
-            );
-            out.error(format_args!("WARNING: {lines}"))?;
-        }
-        if tally.unreadable > 0 {
-            let files = plural(
-                tally.unreadable,
-                "listed file could not be read",
-                "listed files could not be read",
-            );
-            out.error(format_args!("WARNING: {files}"))?;
-        }
-        if tally.mismatched > 0 {
-            let sums = plural(
-                tally.mismatched,
-                "computed checksum did NOT match",
-                "computed checksums did NOT match",
-            );
-            out.error(format_args!("WARNING: {sums}"))?;
-        }
-        if tally.collisions > 0 {
-            let files = plural(
-                tally.collisions,
-                "listed file is half of a SHA-1 collision",
-                "listed files are halves of SHA-1 collisions",
-            );
-            out.error(format_args!("WARNING: {files}"))?;
-        }
+        warn(&tally, out)?;
     }
     let mut failed =
         tally.unreadable > 0 || tally.mismatched > 0 || (options.strict && tally.improper > 0);
@@ -247,6 +169,116 @@ fn check_list(
         failed = true;
     }
     Ok((failed, tally.collisions > 0))
+}
+
+/// Hashes the files the entries name and prints a status line for each
+/// (as the options allow); the counts. An error is a failed write.
+fn verify(
+    options: &Options,
+    builder: Builder,
+    entries: &[Entry],
+    out: &mut Output,
+) -> io::Result<Tally> {
+    let names: Vec<OsString> = entries.iter().map(|e| os_name(&e.name)).collect();
+    // Standard input named in a list read from standard input is empty by
+    // then; named twice, it is read once, in order.
+    let names: Vec<&OsStr> = names.iter().map(OsString::as_os_str).collect();
+    let jobs = crate::run::jobs(options, &names);
+    let mut tally = Tally::default();
+    let mut write_error = None;
+    let mut status = Vec::new();
+    batch::hash_all(&names, jobs, builder, options.git_blob, |i, result| {
+        let entry = &entries[i];
+        if let Err(failure) = &result
+            && !options.status
+            && !(options.ignore_missing && failure.is_missing())
+            && let Err(e) = report(out, &entry.name, failure)
+        {
+            write_error = Some(e);
+            return false;
+        }
+        let Some(verdict) = verdict(options, entry, &result, &mut tally) else {
+            return true;
+        };
+        status.clear();
+        status.extend_from_slice(&shown(&entry.name));
+        status.extend_from_slice(b": ");
+        status.extend_from_slice(verdict);
+        status.push(b'\n');
+        // A failed write stops the run: nobody reads the rest.
+        out.write(&status)
+            .map_err(|e| write_error = Some(e))
+            .is_ok()
+    });
+    match write_error {
+        Some(e) => Err(e),
+        None => Ok(tally),
+    }
+}
+
+/// What the status line says of a listed file, counted in `tally`; `None`
+/// when nothing is to be printed.
+fn verdict(
+    options: &Options,
+    entry: &Entry,
+    result: &batch::Result,
+    tally: &mut Tally,
+) -> Option<&'static [u8]> {
+    let verdict: &[u8] = match result {
+        Err(failure) if options.ignore_missing && failure.is_missing() => return None,
+        Err(_) => {
+            tally.unreadable += 1;
+            b"FAILED open or read"
+        }
+        Ok(hashed) => {
+            tally.verified += 1;
+            if hashed.outcome.collision().is_some() {
+                tally.collisions += 1;
+                b"COLLISION"
+            } else if *hashed.outcome.digest().as_bytes() == entry.digest {
+                if options.quiet {
+                    return None;
+                }
+                b"OK"
+            } else {
+                tally.mismatched += 1;
+                b"FAILED"
+            }
+        }
+    };
+    (!options.status).then_some(verdict)
+}
+
+/// GNU's warnings after a list, one for each count that is not zero.
+fn warn(tally: &Tally, out: &mut Output) -> io::Result<()> {
+    let warnings = [
+        (
+            tally.improper,
+            "line is improperly formatted",
+            "lines are improperly formatted",
+        ),
+        (
+            tally.unreadable,
+            "listed file could not be read",
+            "listed files could not be read",
+        ),
+        (
+            tally.mismatched,
+            "computed checksum did NOT match",
+            "computed checksums did NOT match",
+        ),
+        (
+            tally.collisions,
+            "listed file is half of a SHA-1 collision",
+            "listed files are halves of SHA-1 collisions",
+        ),
+    ];
+    for (count, one, many) in warnings {
+        if count > 0 {
+            out.error(format_args!("WARNING: {}", plural(count, one, many)))?;
+        }
+    }
+    Ok(())
 }
 
 /// The reason a listed file could not be read, on standard error.

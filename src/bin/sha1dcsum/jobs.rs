@@ -27,6 +27,47 @@ struct Claims<J> {
     stop: bool,
 }
 
+/// What the threads share: the claims, and the signal that the consumer
+/// moved on (which may open the window to a waiting thread).
+struct Shared<J> {
+    claims: Mutex<Claims<J>>,
+    moved: Condvar,
+    window: usize,
+}
+
+impl<J: Iterator> Shared<J> {
+    /// The next unit and its number, waiting while it is more than the
+    /// window past the oldest unconsumed one; `None` when nothing is left
+    /// to claim.
+    fn claim(&self) -> Option<(usize, J::Item)> {
+        let mut c = self.claims.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if c.stop {
+                return None;
+            }
+            if c.next < c.consumed + self.window {
+                let Some(unit) = c.units.next() else {
+                    c.stop = true;
+                    return None;
+                };
+                c.next += 1;
+                return Some((c.next - 1, unit));
+            }
+            c = self.moved.wait(c).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Records that every unit before `consumed` is consumed, or that the
+    /// consumer stopped, and wakes the threads waiting for either.
+    fn advance(&self, consumed: usize, stop: bool) {
+        let mut c = self.claims.lock().unwrap_or_else(|e| e.into_inner());
+        c.consumed = consumed;
+        c.stop |= stop;
+        drop(c);
+        self.moved.notify_all();
+    }
+}
+
 /// Runs `work(state, unit)` for every unit `units` yields on `jobs` threads
 /// (fewer when the iterator's upper bound is lower), each with its own
 /// `state` from `init`, and `consume(k, result)` on this thread for the
@@ -51,39 +92,24 @@ where
         }
         return;
     }
-    let window = jobs * WINDOW_PER_THREAD;
-    let claims = Mutex::new(Claims {
-        units,
-        next: 0,
-        consumed: 0,
-        stop: false,
-    });
-    let moved = Condvar::new();
-    let claim = || -> Option<(usize, U)> {
-        let mut c = claims.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if c.stop {
-                return None;
-            }
-            if c.next < c.consumed + window {
-                let Some(unit) = c.units.next() else {
-                    c.stop = true;
-                    return None;
-                };
-                c.next += 1;
-                return Some((c.next - 1, unit));
-            }
-            c = moved.wait(c).unwrap_or_else(|e| e.into_inner());
-        }
+    let shared = Shared {
+        claims: Mutex::new(Claims {
+            units,
+            next: 0,
+            consumed: 0,
+            stop: false,
+        }),
+        moved: Condvar::new(),
+        window: jobs * WINDOW_PER_THREAD,
     };
     let (send, receive) = mpsc::channel::<(usize, T)>();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let send = send.clone();
-            let (init, work, claim) = (&init, &work, &claim);
+            let (init, work, shared) = (&init, &work, &shared);
             scope.spawn(move || {
                 let mut state = init();
-                while let Some((k, unit)) = claim() {
+                while let Some((k, unit)) = shared.claim() {
                     if send.send((k, work(&mut state, unit))).is_err() {
                         return;
                     }
@@ -91,29 +117,36 @@ where
             });
         }
         drop(send);
-        let mut pending = BTreeMap::new();
-        let mut next = 0;
-        let mut stopped = false;
-        for (k, result) in receive.iter() {
-            if stopped {
-                continue;
-            }
-            pending.insert(k, result);
-            while let Some(result) = pending.remove(&next) {
-                if !consume(next, result) {
-                    stopped = true;
-                    pending.clear();
-                    break;
-                }
-                next += 1;
-            }
-            let mut c = claims.lock().unwrap_or_else(|e| e.into_inner());
-            c.consumed = next;
-            c.stop |= stopped;
-            drop(c);
-            moved.notify_all();
-        }
+        deliver(receive, consume, &shared);
     });
+}
+
+/// Hands the results to `consume` in the order of their numbers as they
+/// arrive, until every thread has hung up; after `consume` stops, the
+/// results still arriving are dropped.
+fn deliver<J: Iterator, T>(
+    receive: mpsc::Receiver<(usize, T)>,
+    mut consume: impl FnMut(usize, T) -> bool,
+    shared: &Shared<J>,
+) {
+    let mut pending = BTreeMap::new();
+    let mut next = 0;
+    let mut stopped = false;
+    for (k, result) in receive.iter() {
+        if stopped {
+            continue;
+        }
+        pending.insert(k, result);
+        while let Some(result) = pending.remove(&next) {
+            if !consume(next, result) {
+                stopped = true;
+                pending.clear();
+                break;
+            }
+            next += 1;
+        }
+        shared.advance(next, stopped);
+    }
 }
 
 #[cfg(test)]
