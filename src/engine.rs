@@ -14,8 +14,8 @@ use crate::backend::{Backend, PerBlock};
 use crate::block::Block;
 use crate::compress::{self, IV, compress_expanded, expand};
 use crate::dv::DisturbanceVector;
-use crate::recompress::Candidates;
-use crate::{Collision, Digest, Outcome};
+use crate::recompress::{Candidates, collision_block};
+use crate::{Collision, CollisionBlock, Digest, Outcome};
 
 /// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
 const BATCH: usize = 64;
@@ -27,6 +27,28 @@ pub(crate) struct Config {
     pub safe_hash: bool,
     pub reduced_round: bool,
     pub filter: bool,
+}
+
+/// Where a reporting call sends each flagged block: nothing for the plain
+/// calls, so they build no report.
+pub(crate) struct Reporter<'a>(pub Option<&'a mut dyn FnMut(&CollisionBlock)>);
+
+impl Reporter<'_> {
+    /// No report.
+    pub(crate) fn none() -> Self {
+        Reporter(None)
+    }
+
+    fn wants(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Hands `block()` over, built only when a report is wanted.
+    fn report(&mut self, block: impl FnOnce() -> CollisionBlock) {
+        if let Some(f) = &mut self.0 {
+            f(&block());
+        }
+    }
 }
 
 /// The first flagged block and how many were flagged.
@@ -104,10 +126,10 @@ pub(crate) struct Engine {
     detection: Detection,
     buf: Block,
     buf_len: usize,
-    /// The last whole block added, not processed yet: it goes with the
-    /// next blocks, or with the padding at the end, so a short message is
-    /// filtered in one call (two blocks cost the vector forms about as much
-    /// as one).
+    /// The last whole block added by a plain update, not processed yet: it
+    /// goes with the next blocks, or with the padding at the end, so a
+    /// short message is filtered in one call (two blocks cost the vector
+    /// forms about as much as one).
     held: Option<Block>,
     /// Bytes added so far.
     len: u64,
@@ -161,9 +183,25 @@ impl Engine {
         self.backend.name
     }
 
-    pub(crate) fn update(&mut self, mut data: &[u8]) {
-        if !self.holds_blocks() {
-            return self.update_unheld(data);
+    pub(crate) fn config(&self) -> Config {
+        self.config
+    }
+
+    /// New options for every block not compressed yet; a block held back
+    /// is compressed with the former ones first, as it was whole before.
+    pub(crate) fn set_config(&mut self, config: Config) {
+        if config == self.config {
+            return;
+        }
+        if let Some(h) = self.held.take() {
+            self.process(&[h], &mut Reporter::none());
+        }
+        self.config = config;
+    }
+
+    pub(crate) fn update(&mut self, data: &[u8], report: &mut Reporter<'_>) {
+        if report.wants() || !self.holds_blocks() {
+            return self.update_unheld(data, report);
         }
         self.len = self.len.wrapping_add(data.len() as u64);
         // Up to two whole blocks before `data`'s: the held one and the
@@ -174,31 +212,22 @@ impl Engine {
             small[n] = h;
             n += 1;
         }
-        if self.buf_len > 0 {
-            let take = data.len().min(64 - self.buf_len);
-            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
-            self.buf_len += take;
-            data = &data[take..];
-            if self.buf_len == 64 {
-                small[n] = self.buf;
-                n += 1;
-                self.buf_len = 0;
-            }
+        let (filled, data) = self.fill_buffer(data);
+        if let Some(block) = filled {
+            small[n] = block;
+            n += 1;
         }
         let (blocks, rest) = data.as_chunks::<64>();
         // Everything but the last whole block now; that one is held.
         if let Some((last, before)) = blocks.split_last() {
-            self.process(&small[..n]);
-            self.process(before);
+            self.process(&small[..n], report);
+            self.process(before, report);
             self.held = Some(*last);
         } else if n > 0 {
-            self.process(&small[..n - 1]);
+            self.process(&small[..n - 1], report);
             self.held = Some(small[n - 1]);
         }
-        if !rest.is_empty() {
-            self.buf[..rest.len()].copy_from_slice(rest);
-            self.buf_len = rest.len();
-        }
+        self.buffer(rest);
     }
 
     /// Whether the last whole block is held back for the next call: only
@@ -208,26 +237,47 @@ impl Engine {
         !(self.config.detect && self.config.filter && self.backend.per_block.is_some())
     }
 
-    /// [`Engine::update`] without a held block: whole blocks straight from
-    /// `data`, the rest buffered.
-    fn update_unheld(&mut self, mut data: &[u8]) {
+    /// Adds the start of `data` to a partly filled buffer: the block it
+    /// completes, if any, and the rest of `data`.
+    fn fill_buffer<'a>(&mut self, data: &'a [u8]) -> (Option<Block>, &'a [u8]) {
+        if self.buf_len == 0 {
+            return (None, data);
+        }
+        let take = data.len().min(64 - self.buf_len);
+        self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+        self.buf_len += take;
+        if self.buf_len < 64 {
+            return (None, &data[take..]);
+        }
+        self.buf_len = 0;
+        (Some(self.buf), &data[take..])
+    }
+
+    /// Buffers `rest` (less than a block), the buffer being empty.
+    fn buffer(&mut self, rest: &[u8]) {
+        if !rest.is_empty() {
+            self.buf[..rest.len()].copy_from_slice(rest);
+            self.buf_len = rest.len();
+        }
+    }
+
+    /// [`Engine::update`] that holds no block back: a block held by an
+    /// earlier call first, then whole blocks straight from `data`, the
+    /// rest buffered.
+    fn update_unheld(&mut self, data: &[u8], report: &mut Reporter<'_>) {
         self.len = self.len.wrapping_add(data.len() as u64);
-        if self.buf_len > 0 {
-            let take = data.len().min(64 - self.buf_len);
-            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
-            self.buf_len += take;
-            data = &data[take..];
-            if self.buf_len < 64 {
-                return;
-            }
-            let block = self.buf;
-            self.process(core::slice::from_ref(&block));
-            self.buf_len = 0;
+        if let Some(h) = self.held.take() {
+            self.process(&[h], report);
+        }
+        let (filled, data) = self.fill_buffer(data);
+        if let Some(block) = filled {
+            self.process(&[block], report);
         }
         let (blocks, rest) = data.as_chunks::<64>();
-        self.process(blocks);
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.buf_len = rest.len();
+        if !blocks.is_empty() {
+            self.process(blocks, report);
+        }
+        self.buffer(rest);
     }
 
     /// The whole message at once: its blocks straight from `data` (no
@@ -236,29 +286,33 @@ impl Engine {
         debug_assert_eq!(self.len, 0);
         let (blocks, tail) = data.as_chunks::<64>();
         self.len = data.len() as u64;
-        self.process(blocks);
+        let none = &mut Reporter::none();
+        self.process(blocks, none);
         let (pad, count) = compress::padding(tail, self.len);
-        self.process(&pad[..count]);
+        self.process(&pad[..count], none);
         self.detection.outcome(&self.chain)
     }
 
-    pub(crate) fn finalize(&mut self) -> Outcome {
+    pub(crate) fn finalize(&mut self, report: &mut Reporter<'_>) -> Outcome {
         let (pad, count) = compress::padding(&self.buf[..self.buf_len], self.len);
         if let Some(h) = self.held.take() {
             let mut last = [h; 3];
             last[1..1 + count].copy_from_slice(&pad[..count]);
-            self.process(&last[..1 + count]);
+            self.process(&last[..1 + count], report);
         } else {
-            self.process(&pad[..count]);
+            self.process(&pad[..count], report);
         }
         self.buf_len = 0;
         self.detection.outcome(&self.chain)
     }
 
     /// Compresses whole blocks into the chain(s), detecting collisions.
-    fn process(&mut self, blocks: &[Block]) {
+    fn process(&mut self, blocks: &[Block], report: &mut Reporter<'_>) {
         if !self.config.detect {
             (self.backend.compress)(&mut self.chain, blocks);
+            if let Some(sha1_chain) = &mut self.detection.sha1_chain {
+                (self.backend.compress)(sha1_chain, blocks);
+            }
             self.blocks += blocks.len() as u64;
             return;
         }
@@ -271,9 +325,9 @@ impl Engine {
             }
             rest = match &self.backend.per_block {
                 Some(p) if self.config.filter && rest.len() < p.below => {
-                    self.detect_per_block(p, rest)
+                    self.detect_per_block(p, rest, report)
                 }
-                _ => self.detect(rest),
+                _ => self.detect(rest, report),
             };
         }
     }
@@ -282,7 +336,7 @@ impl Engine {
     /// unflagged blocks in one compression call each, each flagged block
     /// through the backend's `compress_flagged`. Returns the blocks after
     /// one whose collision just made the chains part, or none.
-    fn detect<'a>(&mut self, blocks: &'a [Block]) -> &'a [Block] {
+    fn detect<'a>(&mut self, blocks: &'a [Block], report: &mut Reporter<'_>) -> &'a [Block] {
         let mut masks = [u32::MAX; BATCH];
         let mut done = 0;
         for chunk in blocks.chunks(BATCH) {
@@ -297,7 +351,7 @@ impl Engine {
                 }
                 (self.backend.compress)(&mut self.chain, &chunk[run..i]);
                 run = i + 1;
-                if self.check_flagged(&chunk[i], mask, self.blocks + i as u64) {
+                if self.check_flagged(&chunk[i], mask, self.blocks + i as u64, report) {
                     self.blocks += run as u64;
                     return &blocks[done + run..];
                 }
@@ -310,10 +364,25 @@ impl Engine {
     }
 
     /// [`Engine::detect`] through the backend's per-block detection.
-    fn detect_per_block<'a>(&mut self, p: &PerBlock, blocks: &'a [Block]) -> &'a [Block] {
+    fn detect_per_block<'a>(
+        &mut self,
+        p: &PerBlock,
+        blocks: &'a [Block],
+        report: &mut Reporter<'_>,
+    ) -> &'a [Block] {
         let mut rest = blocks;
-        while let Some((i, dv)) = (p.run)(&mut self.chain, rest, self.config.reduced_round) {
-            let parted = self.on_collision(&rest[i], self.blocks + i as u64, dv);
+        loop {
+            let start = self.chain;
+            let Some((i, dv)) = (p.run)(&mut self.chain, rest, self.config.reduced_round) else {
+                break;
+            };
+            // The chain into the flagged block, only for a report: the
+            // blocks before it compressed again from the call's start.
+            let mut chain_in = start;
+            if report.wants() {
+                (self.backend.compress)(&mut chain_in, &rest[..i]);
+            }
+            let parted = self.on_collision(&rest[i], self.blocks + i as u64, dv, chain_in, report);
             self.blocks += i as u64 + 1;
             rest = &rest[i + 1..];
             if parted {
@@ -327,11 +396,18 @@ impl Engine {
     /// Compresses a block the filter let through into the output chain and
     /// recompresses it for its candidate DVs; on a collision, takes the rare
     /// path. True when that made the chains part.
-    fn check_flagged(&mut self, block: &Block, mask: u32, index: u64) -> bool {
+    fn check_flagged(
+        &mut self,
+        block: &Block,
+        mask: u32,
+        index: u64,
+        report: &mut Reporter<'_>,
+    ) -> bool {
+        let chain_in = self.chain;
         let mut chain = self.chain;
         let found = self.first_match(&mut chain, block, mask);
         self.chain = chain;
-        found.is_some_and(|dv| self.on_collision(block, index, dv))
+        found.is_some_and(|dv| self.on_collision(block, index, dv, chain_in, report))
     }
 
     /// `compress_flagged` with this engine's mode.
@@ -343,8 +419,17 @@ impl Engine {
         (self.backend.compress_flagged)(chain, block, candidates)
     }
 
-    /// The rare path: see [`Detection::on_collision`].
-    fn on_collision(&mut self, block: &Block, index: u64, dv: usize) -> bool {
+    /// The rare path: the report, if one is wanted (from `chain_in`, the
+    /// chain into the block), then [`Detection::on_collision`].
+    fn on_collision(
+        &mut self,
+        block: &Block,
+        index: u64,
+        dv: usize,
+        chain_in: [u32; 5],
+        report: &mut Reporter<'_>,
+    ) -> bool {
+        report.report(|| collision_block(index * 64, dv, chain_in, block));
         self.detection
             .on_collision(&self.config, &mut self.chain, block, index, dv)
     }

@@ -46,6 +46,7 @@ mod filter;
 pub mod git;
 mod lanes;
 mod many;
+mod outcome;
 mod output;
 mod recompress;
 #[cfg(feature = "digest")]
@@ -63,88 +64,15 @@ pub use backend::{BackendError, available_backends};
 pub use dv::{DisturbanceVector, DvKind};
 #[cfg(feature = "std")]
 pub use many::hash_many;
+pub use outcome::{Collision, CollisionBlock, Outcome};
 pub use output::{Digest, ParseDigestError};
 
-use engine::Engine;
+use engine::{Engine, Reporter};
 
 // The README's Rust example runs as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
-
-/// What hashing a message found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    digest: Digest,
-    sha1: Digest,
-    collision: Option<Collision>,
-}
-
-impl Outcome {
-    /// The output: the safe hash when a collision was detected and safe hashing
-    /// is on (the default), otherwise the plain SHA-1.
-    ///
-    /// ```
-    /// let shattered_prefix = include_bytes!("../tests/data/shattered-1.prefix320.bin");
-    /// let outcome = sha1dc_wasm::hash(shattered_prefix);
-    /// assert_ne!(outcome.digest(), outcome.sha1());
-    /// ```
-    pub fn digest(&self) -> Digest {
-        self.digest
-    }
-
-    /// The plain SHA-1 of the message, whatever was detected.
-    ///
-    /// ```
-    /// let outcome = sha1dc_wasm::hash(include_bytes!("../tests/data/shattered-2.prefix320.bin"));
-    /// assert_eq!(outcome.sha1().to_string(), "f92d74e3874587aaf443d1db961d4e26dde13e9c");
-    /// ```
-    pub fn sha1(&self) -> Digest {
-        self.sha1
-    }
-
-    /// The first block detected as part of a collision, if any.
-    ///
-    /// ```
-    /// let outcome = sha1dc_wasm::hash(include_bytes!("../tests/data/sha-mbles-1.bin"));
-    /// let collision = outcome.collision().expect("SHA-mbles is detected");
-    /// assert_eq!((collision.block(), collision.offset()), (9, 576));
-    /// assert_eq!(collision.dv().to_string(), "II(52,0)");
-    /// ```
-    pub fn collision(&self) -> Option<Collision> {
-        self.collision
-    }
-}
-
-/// Where a collision was detected: the first flagged block, and how many were.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Collision {
-    block: u64,
-    dv: DisturbanceVector,
-    count: u64,
-}
-
-impl Collision {
-    /// Index of the first flagged 64-byte block (0 is the first block).
-    pub fn block(&self) -> u64 {
-        self.block
-    }
-
-    /// Byte offset of the first flagged block in the message.
-    pub fn offset(&self) -> u64 {
-        self.block * 64
-    }
-
-    /// The disturbance vector whose recompression matched in the first flagged block.
-    pub fn dv(&self) -> DisturbanceVector {
-        self.dv
-    }
-
-    /// How many blocks were flagged in all (1 for each public collision).
-    pub fn count(&self) -> u64 {
-        self.count
-    }
-}
 
 impl DisturbanceVector {
     /// The disturbance vector at `index` in the reference's table (the
@@ -210,8 +138,6 @@ pub fn hash(data: &[u8]) -> Outcome {
 #[derive(Clone)]
 pub struct Hasher {
     engine: Engine,
-    /// The options, for `Debug` (the engine keeps its own copy).
-    config: engine::Config,
 }
 
 /// The backend, the options and the length so far: never the buffered
@@ -219,12 +145,13 @@ pub struct Hasher {
 /// (a hasher is easily logged with `{:?}` as part of a larger struct).
 impl core::fmt::Debug for Hasher {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let config = self.engine.config();
         f.debug_struct("Hasher")
             .field("backend", &self.backend())
-            .field("detect_collisions", &self.config.detect)
-            .field("safe_hash", &self.config.safe_hash)
-            .field("reduced_round", &self.config.reduced_round)
-            .field("use_filter", &self.config.filter)
+            .field("detect_collisions", &config.detect)
+            .field("safe_hash", &config.safe_hash)
+            .field("reduced_round", &config.reduced_round)
+            .field("use_filter", &config.filter)
             .field("len", &self.len())
             .finish_non_exhaustive()
     }
@@ -250,12 +177,37 @@ impl Hasher {
 
     /// Adds `data` to the message.
     pub fn update(&mut self, data: &[u8]) {
-        self.engine.update(data);
+        self.engine.update(data, &mut Reporter::none());
+    }
+
+    /// [`update`](Self::update), calling `on_collision` for each block
+    /// found to be half of a collision, in message order, before its safe
+    /// hash is applied. Every block this call completes is compressed
+    /// within it (none is held back for the next call, as `update` may
+    /// hold one), and so is a block an earlier `update` held back.
+    ///
+    /// ```
+    /// let mut offsets = Vec::new();
+    /// let mut hasher = sha1dc_wasm::Hasher::new();
+    /// let pdf = include_bytes!("../tests/data/shattered-2.prefix320.bin");
+    /// hasher.update_reporting(pdf, &mut |block| offsets.push(block.offset()));
+    /// assert_eq!(offsets, [256]);
+    /// ```
+    pub fn update_reporting(&mut self, data: &[u8], on_collision: &mut dyn FnMut(&CollisionBlock)) {
+        self.engine.update(data, &mut Reporter(Some(on_collision)));
     }
 
     /// Finishes the message and reports what was found.
     pub fn finalize(mut self) -> Outcome {
-        self.engine.finalize()
+        self.engine.finalize(&mut Reporter::none())
+    }
+
+    /// [`finalize`](Self::finalize), calling `on_collision` for each
+    /// flagged block it compresses (the padding, and a block an earlier
+    /// `update` held back), as [`update_reporting`](Self::update_reporting)
+    /// does.
+    pub fn finalize_reporting(mut self, on_collision: &mut dyn FnMut(&CollisionBlock)) -> Outcome {
+        self.engine.finalize(&mut Reporter(Some(on_collision)))
     }
 
     /// Finishes the message and reports what was found, leaving the hasher
@@ -269,12 +221,12 @@ impl Hasher {
     /// assert_eq!(hasher.finalize(), first);
     /// ```
     pub fn finalize_reset(&mut self) -> Outcome {
-        let outcome = self.engine.finalize();
+        let outcome = self.engine.finalize(&mut Reporter::none());
         self.engine.reset();
         outcome
     }
 
-    /// Forgets the message so far; the options stay.
+    /// Forgets the message so far; the options stay (as last set).
     pub fn reset(&mut self) {
         self.engine.reset();
     }
@@ -292,6 +244,63 @@ impl Hasher {
     /// The name of the backend this hasher runs (see [`available_backends`]).
     pub fn backend(&self) -> &'static str {
         self.engine.backend_name()
+    }
+
+    /// Changes [`Builder::safe_hash`] from here on, at any point of the
+    /// message (as the reference's setters can). The new option applies to
+    /// every block not compressed yet, that is every block not already
+    /// whole before this call; the blocks before keep the option they were
+    /// added with.
+    ///
+    /// ```
+    /// use sha1dc_wasm::Hasher;
+    ///
+    /// let pdf = include_bytes!("../tests/data/shattered-1.prefix320.bin");
+    /// let mut switched = Hasher::new();
+    /// switched.update(&pdf[..100]);
+    /// switched.set_safe_hash(false);
+    /// switched.update(&pdf[100..]);
+    /// // The collision is in block 4, after the switch: as if built without.
+    /// let mut built = Hasher::builder().safe_hash(false).build();
+    /// built.update(pdf);
+    /// assert_eq!(switched.finalize(), built.finalize());
+    /// ```
+    pub fn set_safe_hash(&mut self, on: bool) {
+        let config = engine::Config {
+            safe_hash: on,
+            ..self.engine.config()
+        };
+        self.engine.set_config(config);
+    }
+
+    /// Changes [`Builder::detect_collisions`] from here on; see
+    /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
+    pub fn set_detect_collisions(&mut self, on: bool) {
+        let config = engine::Config {
+            detect: on,
+            ..self.engine.config()
+        };
+        self.engine.set_config(config);
+    }
+
+    /// Changes [`Builder::reduced_round`] from here on; see
+    /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
+    pub fn set_reduced_round(&mut self, on: bool) {
+        let config = engine::Config {
+            reduced_round: on,
+            ..self.engine.config()
+        };
+        self.engine.set_config(config);
+    }
+
+    /// Changes [`Builder::use_filter`] from here on; see
+    /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
+    pub fn set_use_filter(&mut self, on: bool) {
+        let config = engine::Config {
+            filter: on,
+            ..self.engine.config()
+        };
+        self.engine.set_config(config);
     }
 }
 
@@ -405,7 +414,6 @@ impl Builder {
         let backend = self.chosen_backend();
         Hasher {
             engine: Engine::new(self.config, backend),
-            config: self.config,
         }
     }
 

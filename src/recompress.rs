@@ -17,7 +17,8 @@
 
 use crate::block::{Block, expand};
 use crate::compress::{State, steps_backward, steps_forward};
-use crate::dv::{DVS, Dv};
+use crate::dv::{DVS, DisturbanceVector, Dv};
+use crate::outcome::CollisionBlock;
 
 /// The DVs to test for one block, and how.
 #[derive(Clone, Copy, Debug)]
@@ -164,6 +165,30 @@ pub(crate) fn first_match(
         let (in2, out2) = recompress(&DVS[i], w, states.of(&DVS[i]));
         out2 == *chain_out || (c.reduced_round && in2 == *chain_in)
     })
+}
+
+/// The report of block `block` at byte `offset`, found to be half of a
+/// collision on DV `dv` from the chaining value `chain`: recomputed in
+/// scalar from the block, as it is built only for a detected collision.
+pub(crate) fn collision_block(
+    offset: u64,
+    dv: usize,
+    chain: [u32; 5],
+    block: &Block,
+) -> CollisionBlock {
+    let words = expand(block);
+    let d = &DVS[dv];
+    let mut shared = chain;
+    steps_forward(&mut shared, 0, d.test_step, |t| words[t]);
+    let (partner_chain, _) = recompress(d, &words, shared);
+    CollisionBlock {
+        offset,
+        dv: DisturbanceVector::from_index(dv),
+        chain,
+        partner_chain,
+        words,
+        partner_words: core::array::from_fn(|t| words[t] ^ d.dm[t]),
+    }
 }
 
 /// The DV indices of `mask`, lowest (first in table order) first.

@@ -203,3 +203,38 @@ fn git_object_options_and_report() {
     let plain: sha1dc_wasm::Outcome = outcome.into();
     assert_eq!(plain.sha1(), outcome.sha1());
 }
+
+/// A hasher is a plain value that fits in the reference's 2,400-byte C
+/// context and is copied with memcpy: small, 8-byte aligned at most, nothing
+/// to drop (no heap, no handle), and shareable between threads.
+#[test]
+fn a_hasher_is_a_small_plain_value() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Hasher>();
+    assert!(
+        std::mem::size_of::<Hasher>() <= 2048,
+        "{}",
+        std::mem::size_of::<Hasher>()
+    );
+    assert!(std::mem::align_of::<Hasher>() <= 8);
+    assert!(!std::mem::needs_drop::<Hasher>());
+}
+
+/// The options' setters show in `Debug` at once, and `reset` keeps them.
+#[test]
+fn setters_change_the_options_and_reset_keeps_them() {
+    let mut h = Hasher::new();
+    h.set_detect_collisions(false);
+    h.set_safe_hash(false);
+    h.set_reduced_round(true);
+    h.set_use_filter(false);
+    h.update(b"abc");
+    h.reset();
+    let shown = format!("{h:?}");
+    assert!(
+        shown.contains(
+            "detect_collisions: false, safe_hash: false, reduced_round: true, use_filter: false, len: 0"
+        ),
+        "{shown}"
+    );
+}

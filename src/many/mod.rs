@@ -14,16 +14,16 @@
 //! streaming engine records it ([`Detection`]), so every result equals
 //! what [`crate::hash`] gives.
 
+use crate::Outcome;
 use crate::backend::Backend;
 use crate::block::Block;
 use crate::compress::IV;
 use crate::compress::lanes::{compress_lanes, compress_lanes_scheduled};
-use crate::engine::{Config, Detection, Engine};
+use crate::engine::{Config, Detection, Engine, Reporter};
 use crate::filter::Filter;
 use crate::git::{Header, ObjectKind, ObjectOutcome};
 use crate::lanes::Lanes;
 use crate::recompress::{Candidates, Kept};
-use crate::{Digest, Outcome};
 
 /// The most lanes a form has (AVX-512: 16).
 const MAX_LANES: usize = 16;
@@ -315,9 +315,13 @@ fn finish_alone(
     let mut engine = Engine::resume(config, backend, chain, lane.detection, lane.next);
     let header = lane.message.header.as_bytes();
     let done = (lane.next * 64) as usize;
-    engine.update(header.get(done..).unwrap_or(&[]));
-    engine.update(&lane.message.content[done.saturating_sub(header.len())..]);
-    engine.finalize()
+    let none = &mut Reporter::none();
+    engine.update(header.get(done..).unwrap_or(&[]), none);
+    engine.update(
+        &lane.message.content[done.saturating_sub(header.len())..],
+        none,
+    );
+    engine.finalize(none)
 }
 
 /// The portable form: two lanes per `u64` (no CPU feature needed).
@@ -436,18 +440,6 @@ impl crate::Builder {
 #[cfg(feature = "std")]
 pub fn hash_many(messages: &[&[u8]]) -> Vec<Outcome> {
     crate::Builder::default().hash_many(messages)
-}
-
-/// A placeholder for the slices [`Builder::hash_many_into`](crate::Builder::hash_many_into)
-/// fills: zero digests, no collision (no message hashes to it).
-impl Default for Outcome {
-    fn default() -> Self {
-        Outcome {
-            digest: Digest::from([0u8; 20]),
-            sha1: Digest::from([0u8; 20]),
-            collision: None,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! Shared by the integration tests: the test data, the seeded PRNG
-//! (splitmix.rs), the hasher's modes and the known-answer checks (kat.rs).
+//! (splitmix.rs), the hasher's modes and the known-answer checks (kat.rs),
+//! and a model of detection written from its description (model.rs).
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
 pub mod kat;
+pub mod model;
 mod splitmix;
 pub mod tempdir;
 
