@@ -3,11 +3,11 @@
 # folders, expected hashes, export, offline reload (service worker), keyboard focus, axe-core
 # accessibility audits in light and dark, a large file's speed and memory, 1,000 small files.
 # Installs what is missing (Debian's chromium, the test's npm packages), builds the npm
-# package, copies it into www/pkg, and runs tests/browser/*.test.mjs with `node --test`.
+# package, copies it into www/pkg, and runs tests/page/*.test.mjs with `node --test`.
 #   scripts/test-browser.sh              everything
 #   scripts/test-browser.sh --no-build   use the pkg/ already built
 #   LARGE_MIB=256 scripts/test-browser.sh  a smaller large file (default 512, at least 256)
-# Screenshots and the large-file figures go to tests/browser/out/ (gitignored).
+# Screenshots and the large-file figures go to tests/page/out/ (gitignored).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 parse_build_args test-browser "$@"
@@ -15,9 +15,9 @@ parse_build_args test-browser "$@"
 install_chromium
 command -v node >/dev/null || scripts/setup.sh wasm # Node, and the wasm toolchain build-pkg.sh needs
 
-if [ ! -d tests/browser/node_modules/playwright-core ] || [ ! -d tests/browser/node_modules/axe-core ]; then
-  say "npm ci in tests/browser (playwright-core, axe-core; never a browser download)"
-  (cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+if [ ! -d tests/page/node_modules/playwright-core ] || [ ! -d tests/page/node_modules/axe-core ]; then
+  say "npm ci in tests/page (playwright-core, axe-core; never a browser download)"
+  (cd tests/page && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi
 
 if [ "$build" = 1 ]; then
@@ -31,9 +31,9 @@ mkdir -p www/pkg
 cp -R pkg/. www/pkg/
 
 say "the checker page in headless Chromium"
-cd tests/browser
+cd tests/page
 rm -rf out
 node --test --test-concurrency=1 --test-reporter=spec ./*.test.mjs
 echo
-echo "screenshots: $root/tests/browser/out/results.png (also results-dark.png, results-narrow.png, large-file*.png)"
+echo "screenshots: $root/tests/page/out/results.png (also results-dark.png, results-narrow.png, large-file*.png)"
 [ -f out/large-file.json ] && { echo "large file:"; cat out/large-file.json; }

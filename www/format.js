@@ -1,5 +1,5 @@
 // Every text the checker page shows, as pure functions: no DOM, no state. Tested with
-// `node --test` in tests/browser/format.test.mjs.
+// `node --test` in tests/page/format.test.mjs.
 
 export const MiB = 1024 * 1024;
 

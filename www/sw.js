@@ -4,7 +4,7 @@
 // refreshes the copy); offline, the copy serves. VERSION names the cache: change it when FILES
 // changes, and the next visit replaces the old cache.
 
-const VERSION = 'sha1dc-checker-v1';
+const VERSION = 'sha1dc-checker-v2';
 const FILES = [
   './',
   'index.html',
@@ -16,6 +16,8 @@ const FILES = [
   'groups.js',
   'folders.js',
   'worker.js',
+  'chunks.js',
+  'hashing.js',
   'reader.js',
   'pkg/index.mjs',
   'pkg/core.mjs',

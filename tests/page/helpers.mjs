@@ -12,7 +12,7 @@ import { startServer } from '../../scripts/static-server.mjs';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const WWW = join(ROOT, 'www');
 export const DATA = join(ROOT, 'tests', 'data');
-export const OUT = process.env.BROWSER_TEST_OUT || join(ROOT, 'tests', 'browser', 'out');
+export const OUT = process.env.PAGE_TEST_OUT || join(ROOT, 'tests', 'page', 'out');
 export const MiB = 1024 * 1024;
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -136,6 +136,25 @@ export function watch(context, page, origin) {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
   });
   return { requests, foreign, problems };
+}
+
+/** A fresh context and page on the checker at `url`, engine loaded; `seen` from watch(). */
+export async function openChecker(browser, url, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+  const page = await context.newPage();
+  const seen = watch(context, page, new URL(url).origin);
+  await page.goto(url);
+  await page.waitForSelector('#engine.ok', { timeout: 15_000 });
+  return { context, page, seen };
+}
+
+/** Pastes `text` into the expected-hash box (opened if needed) and waits until it is compared. */
+export async function pasteExpected(page, text) {
+  if (!(await page.isVisible('#expected'))) await page.click('#expected-box summary');
+  await page.fill('#expected', text);
+  await page.waitForFunction((t) => document.querySelector('#expected').value === t, text);
+  // The box is compared 150 ms after the last keystroke.
+  await page.waitForTimeout(400);
 }
 
 /** Every file row as a plain object of its data-* attributes. */

@@ -1,5 +1,5 @@
 // The collision checker page (www/) in headless Chromium. Run with scripts/test-browser.sh,
-// or `node --test` in tests/browser once www/pkg holds the built package.
+// or `node --test` in tests/page once www/pkg holds the built package.
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -457,7 +457,7 @@ describe('collision checker page', () => {
     for (const url of seen.requests) {
       if (url.startsWith('data:')) continue;
       const path = new URL(url).pathname;
-      assert.ok(/^\/(|index\.html|style\.css|(app|format|pool|render|groups|folders|worker|reader|sw)\.js|pkg\/[\w./-]+)$/.test(path), `unexpected request ${url}`);
+      assert.ok(/^\/(|index\.html|style\.css|(app|format|pool|render|groups|folders|worker|chunks|hashing|reader|sw)\.js|pkg\/[\w./-]+)$/.test(path), `unexpected request ${url}`);
     }
     assert.deepEqual(seen.problems, []);
   });
