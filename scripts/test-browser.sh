@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Tests the collision checker page (www/) in headless Chromium with playwright-core: verdicts,
-# folders, expected hashes, export, offline reload (service worker), keyboard focus, axe-core
-# accessibility audits in light and dark, a large file's speed and memory, 1,000 small files.
+# Tests the collision checker page (www/): its pure modules with `node --test`, and the page in
+# headless Chromium with playwright-core: verdicts, mismatches and the problems filter, folders,
+# expected hashes, export, git blob ids, offline reload (service worker), a page opened from a
+# file, keyboard focus, axe-core accessibility audits in light and dark, a large file's speed,
+# memory and time left, 1,000 small files.
 # Installs what is missing (Debian's chromium, the test's npm packages), builds the npm
 # package, copies it into www/pkg, and runs tests/page/*.test.mjs with `node --test`.
 #   scripts/test-browser.sh              everything
@@ -30,10 +32,10 @@ rm -rf www/pkg
 mkdir -p www/pkg
 cp -R pkg/. www/pkg/
 
-say "the checker page in headless Chromium"
+say "the checker page: its modules in Node, the page in headless Chromium"
 cd tests/page
 rm -rf out
 node --test --test-concurrency=1 --test-reporter=spec ./*.test.mjs
 echo
-echo "screenshots: $root/tests/page/out/results.png (also results-dark.png, results-narrow.png, large-file*.png)"
+echo "screenshots: $root/tests/page/out/ (results*.png, mismatch*.png, git-blob.png, from-file.png, large-file*.png)"
 [ -f out/large-file.json ] && { echo "large file:"; cat out/large-file.json; }

@@ -5,14 +5,16 @@
 import { WorkerPool } from './pool.js';
 import {
   showEngine, showEngineFailed, createRow, showQueued, showHashing, setProgressText, showProgress,
-  showResult, showStopped, showSummary, announcer,
+  showResult, showStopped, showSummary, showMatch, announcer,
 } from './render.js';
 import { collisionGroups, GroupsView } from './groups.js';
 import {
   tally, summaryText, addedText, resultAnnouncement, stoppedAnnouncement, CANCELLING, CANCELLED, ENGINE_DID_NOT_LOAD,
-  parseExpected, expectedStatusText, compareExpected, exportText, exportJson, folderRefusedText, folderErrorText,
+  expectedStatusText, folderRefusedText, folderErrorText,
 } from './format.js';
-import { showMatch } from './render.js';
+import { parseExpected, compareExpected, statusOf } from './expected.js';
+import { exportText, exportJson, exportName } from './export.js';
+import { TimeLeft } from './remaining.js';
 import { filesFromDrop } from './folders.js';
 
 const POOL_SIZE = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4));
@@ -36,6 +38,8 @@ const ui = {
   reduced: $('#opt-reduced'),
   cancelAll: $('#cancel-all'),
   clear: $('#clear'),
+  onlyProblems: $('#only-problems'),
+  noProblems: $('#no-problems'),
   summary: $('#summary'),
   groups: $('#groups'),
   list: $('#results'),
@@ -93,16 +97,17 @@ const pool = new WorkerPool({
     },
     progress(id, done, total, ms) {
       const entry = byJob.get(id);
-      if (entry) showProgress(entry, done, total, ms);
+      if (!entry) return;
+      entry.timeLeft ??= new TimeLeft();
+      showProgress(entry, done, total, ms, entry.timeLeft.update(done, total, ms));
     },
     result(id, result, total, ms) {
       const entry = finished(id);
       if (!entry) return;
-      entry.status = result.collision ? 'collision' : 'clean';
-      entry.result = result;
-      keepFocus(entry, () => showResult(entry, total, ms, say));
-      showMatch(entry, compareExpected(expected, entry.name, result));
-      say(resultAnnouncement(entry.name, result.collision));
+      Object.assign(entry, { result, total, ms, cmp: compareExpected(expected, entry.name, result) });
+      entry.status = statusOf(result, entry.cmp);
+      keepFocus(entry, () => showResult(entry, say));
+      say(resultAnnouncement(entry.name, entry.status, result.collision));
       update();
     },
     cancelled(id) {
@@ -150,7 +155,9 @@ function addFiles(fileList) {
   for (const { file, path } of files) {
     const id = nextEntryId++;
     const { el, refs } = createRow(ui.template, id, file, path);
-    const entry = { id, file, name: path, el, refs, status: 'pending', jobId: 0, options: null, result: null };
+    const entry = {
+      id, file, name: path, el, refs, status: 'pending', jobId: 0, options: null, result: null, total: 0, ms: 0, cmp: null, timeLeft: null,
+    };
     refs.cancel.addEventListener('click', () => cancel(entry));
     entries.set(id, entry);
     ui.list.append(el);
@@ -164,10 +171,9 @@ function addFiles(fileList) {
 function enqueue(entry) {
   if (entry.jobId && byJob.delete(entry.jobId)) pool.cancel(entry.jobId); // forgotten first: no "cancelled"
   entry.options = { gitBlob: ui.gitBlob.checked, reducedRound: ui.reduced.checked };
-  entry.result = null;
-  entry.status = 'pending';
+  Object.assign(entry, { result: null, cmp: null, timeLeft: null, status: 'pending' });
   showQueued(entry, Boolean(pool.backend));
-  showMatch(entry, null);
+  showMatch(entry);
   if (pool.broken) {
     entry.jobId = 0;
     stop(entry, 'error', ENGINE_DID_NOT_LOAD);
@@ -203,8 +209,8 @@ function clearAll() {
 function update() {
   const focused = document.activeElement;
   const t = tally([...entries.values()].map((e) => e.status));
-  showSummary(ui, t);
-  announceSummary(summaryText(t));
+  showSummary(ui, t, Boolean(expected));
+  announceSummary(summaryText(t, Boolean(expected)));
   const done = [...entries.values()].filter((e) => e.result);
   ui.exportText.disabled = ui.exportJson.disabled = done.length === 0;
   // A focused button that became disabled (Cancel all once nothing runs) would drop the focus.
@@ -219,13 +225,20 @@ function update() {
 // Expected hashes and export
 // ---------------------------------------------------------------------------------------------
 
+/** Compares every hashed file with the pasted hashes again; a row is redrawn only if it changed. */
 function compareAll() {
   const text = ui.expected.value;
   expected = text.trim() ? parseExpected(text) : null;
   ui.expectedStatus.textContent = expectedStatusText(expected ?? { lines: 0 }, !expected);
   for (const entry of entries.values()) {
-    showMatch(entry, entry.result ? compareExpected(expected, entry.name, entry.result) : null);
+    if (!entry.result) continue;
+    const cmp = compareExpected(expected, entry.name, entry.result);
+    const status = statusOf(entry.result, cmp);
+    if (status === entry.status && JSON.stringify(cmp) === JSON.stringify(entry.cmp)) continue;
+    Object.assign(entry, { cmp, status });
+    keepFocus(entry, () => showResult(entry, say));
   }
+  update();
 }
 
 /** Downloads `text` as a file made in the page (a blob: URL; nothing leaves the machine). */
@@ -241,8 +254,15 @@ function download(name, type, text) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-function results() {
-  return [...entries.values()].filter((e) => e.result).map((e) => ({ name: e.name, result: e.result }));
+/** Saves the hashed files in `kind` ('txt' or 'json'), in the mode the page is set to. */
+function save(kind) {
+  const gitBlob = ui.gitBlob.checked;
+  const files = [...entries.values()].filter((e) => e.result && e.options.gitBlob === gitBlob)
+    .map((e) => ({ name: e.name, result: e.result }));
+  const [type, text] = kind === 'json'
+    ? ['application/json', exportJson(files, { gitBlob })]
+    : ['text/plain', exportText(files, { gitBlob })];
+  download(exportName(kind, gitBlob), type, text);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,8 +283,8 @@ ui.expected.addEventListener('input', () => {
   clearTimeout(expectedTimer);
   expectedTimer = setTimeout(compareAll, 150);
 });
-ui.exportText.addEventListener('click', () => download('sha1dc-results.txt', 'text/plain', exportText(results())));
-ui.exportJson.addEventListener('click', () => download('sha1dc-results.json', 'application/json', exportJson(results())));
+ui.exportText.addEventListener('click', () => save('txt'));
+ui.exportJson.addEventListener('click', () => save('json'));
 
 let dragDepth = 0;
 function hasFiles(event) {
@@ -311,6 +331,7 @@ ui.cancelAll.addEventListener('click', () => {
   for (const entry of entries.values()) cancel(entry);
 });
 ui.clear.addEventListener('click', clearAll);
+ui.onlyProblems.addEventListener('change', update);
 
 update();
 

@@ -33,10 +33,23 @@ export function formatMs(ms) {
   return `${(ms / 1000).toFixed(2)} s`;
 }
 
-/** While hashing: "42% · 812 MiB/s". */
-export function progressText(done, total, ms) {
+/**
+ * The time left, coarser as it grows so that it changes seldom: "about 8 s left", "about 45 s
+ * left" (5 s steps), "about 3 min left", "about 1 h 20 min left".
+ */
+export function timeLeftText(seconds) {
+  if (seconds < 10) return `about ${Math.max(1, Math.ceil(seconds))} s left`;
+  if (seconds < 60) return `about ${Math.ceil(seconds / 5) * 5} s left`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `about ${minutes} min left`;
+  return `about ${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
+}
+
+/** While hashing: "42% · 812 MiB/s · about 8 s left" (no time left while it is too early to say). */
+export function progressText(done, total, ms, secondsLeft = null) {
   const pct = total ? Math.floor((done / total) * 100) : 100;
-  return `${pct}% · ${formatRate(done, ms)}`;
+  const left = secondsLeft === null ? '' : ` · ${timeLeftText(secondsLeft)}`;
+  return `${pct}% · ${formatRate(done, ms)}${left}`;
 }
 
 /** Once hashed: "Hashed 1.50 MiB in 12 ms · 125 MiB/s" (the rate only from 1 MiB up). */
@@ -44,17 +57,28 @@ export function hashedText(total, ms) {
   return `Hashed ${formatSize(total)} in ${formatMs(ms)}${total >= MiB ? ` · ${formatRate(total, ms)}` : ''}`;
 }
 
-/** The badge of a file row, by status ('running' is a pending file a worker has taken). */
+/**
+ * The badge of a file row, by status ('running' is a pending file a worker has taken; a
+ * 'mismatch' is a clean file whose hash is not the one expected).
+ */
 export function verdictText(status) {
   switch (status) {
     case 'pending': return 'Waiting';
     case 'running': return 'Hashing';
     case 'clean': return 'Clean';
     case 'collision': return 'Collision';
+    case 'mismatch': return 'Mismatch';
     case 'cancelled': return 'Cancelled';
     default: return 'Error';
   }
 }
+
+/** The statuses "Show only problems" keeps. */
+export const PROBLEMS = ['collision', 'mismatch', 'error'];
+
+/** The badge that marks a row hashed as a git blob, and what it means. */
+export const GIT_BLOB_MODE = 'Git blob id';
+export const GIT_BLOB_MODE_TITLE = 'Hashed as git hash-object does: "blob <size>\\0" and then the file. Not the SHA-1 of the file.';
 
 export const QUEUED = 'Queued';
 export const WAITING_FOR_ENGINE = 'Waiting for the engine…';
@@ -75,25 +99,41 @@ export function engineFailedText(reason) {
 
 /** Counts of file statuses; cancelled and failed files are both "not checked". */
 export function tally(statuses) {
-  const t = { total: 0, running: 0, collisions: 0, clean: 0, notChecked: 0 };
+  const t = { total: 0, running: 0, collisions: 0, mismatches: 0, clean: 0, notChecked: 0, errors: 0 };
   for (const status of statuses) {
     t.total++;
     if (status === 'collision') t.collisions++;
+    else if (status === 'mismatch') t.mismatches++;
     else if (status === 'clean') t.clean++;
     else if (status === 'cancelled' || status === 'error') t.notChecked++;
     else t.running++;
+    if (status === 'error') t.errors++;
   }
   return t;
 }
 
-/** "4 files · 1 in progress · 2 collisions · 1 clean · 1 not checked". */
-export function summaryText(t) {
+/** How many files "Show only problems" keeps. */
+export const problemCount = (t) => t.collisions + t.mismatches + t.errors;
+
+/**
+ * "5 files · 1 in progress · 2 collisions · 1 mismatch · 1 clean · 1 not checked"; the
+ * mismatches appear once there is one, or once expected hashes are pasted (`compared`).
+ */
+export function summaryText(t, compared = false) {
   if (!t.total) return 'No files yet.';
   const parts = [plural(t.total, 'file')];
   if (t.running) parts.push(`${t.running} in progress`);
-  parts.push(plural(t.collisions, 'collision'), `${t.clean} clean`);
+  parts.push(plural(t.collisions, 'collision'));
+  if (t.mismatches || compared) parts.push(`${t.mismatches} ${t.mismatches === 1 ? 'mismatch' : 'mismatches'}`);
+  parts.push(`${t.clean} clean`);
   if (t.notChecked) parts.push(`${t.notChecked} not checked`);
   return parts.join(' · ');
+}
+
+/** Shown instead of the list when "Show only problems" hides every file. */
+export function noProblemsText(t) {
+  if (t.running) return `No collisions, mismatches or errors so far; ${t.running} in progress.`;
+  return 'No collisions, mismatches or errors.';
 }
 
 // Screen-reader announcements.
@@ -102,8 +142,10 @@ export function addedText(n) {
   return `${plural(n, 'file')} added.`;
 }
 
-export function resultAnnouncement(name, collision) {
-  return `${name}: ${collision ? `collision detected at block ${collision.block}` : 'clean'}.`;
+export function resultAnnouncement(name, status, collision) {
+  if (status === 'collision') return `${name}: collision detected at block ${collision.block}.`;
+  if (status === 'mismatch') return `${name}: mismatch, not the expected hash.`;
+  return `${name}: clean.`;
 }
 
 export function stoppedAnnouncement(name, status, message) {
@@ -133,11 +175,30 @@ export function blockText(c) {
   return `#${c.block} (bytes ${formatNumber(c.offset)}–${formatNumber(c.offset + 63)})`;
 }
 
+/** What a clean verdict checked, and no more. */
+export const CHECKED = 'Checked: each 64-byte block, for the trace of the 32 disturbance vectors that ' +
+  'SHAttered, SHA-mbles and the other published SHA\u20111 collision attacks are built on. None was found, so ' +
+  'this file was not made to collide with another by those known methods; a new kind of attack could leave no such trace.';
+
 export function cleanExplanation(gitBlob) {
   return gitBlob
     ? 'No collision in the git blob id; this is what git hash-object prints. (Git hashes a "blob <size>" ' +
       'header first, which shifts a collision made for plain SHA-1 out of line: turn the toggle off to check the file itself.)'
-    : 'No trace of a collision attack: this SHA-1 can be trusted to stand for this file alone.';
+    : CHECKED;
+}
+
+/** Why a mismatch matters; in git blob mode the likeliest reason first. */
+export function mismatchExplanation(gitBlob) {
+  const why = 'This is not the file the expected hash describes: another version, a damaged or incomplete copy, or a substitute.';
+  return gitBlob
+    ? `${why} (The page is set to git blob ids: a SHA-1 from sha1sum never matches one. Turn the toggle off to compare SHA-1s.)`
+    : why;
+}
+
+/** The label of the expected hash beside the file's, and what stands there when several were pasted alone. */
+export const EXPECTED_LABEL = 'Expected';
+export function expectedValueText(expected) {
+  return expected.length === 1 ? expected[0] : `none of the ${expected.length} hashes pasted`;
 }
 
 export const MEANING = 'What this means: ';
@@ -167,48 +228,9 @@ export function groupWhy(gitBlob) {
   ];
 }
 
-// Expected hashes: what a person pastes to compare with (a SHA-1, a sha1sum or sha1dcsum line,
-// a whole checksum file).
+// Expected hashes (parsed and compared in expected.js).
 
-/** A file's path as checksum files write it: forward slashes, no leading "./". */
-export function normalizePath(name) {
-  return name.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
-}
-
-/**
- * Parses pasted text: `<hex>  <name>` and `<hex> *<name>` (sha1sum), `<hex> *coll* <name>`
- * (sha1dcsum), `SHA1 (<name>) = <hex>` (BSD), or a hash alone; blank lines and # comments are
- * skipped. Returns { named: Map(path -> hex), bare: Set(hex), lines, bad } (hex in lower case;
- * `lines` counts the lines understood, `bad` those that were not).
- */
-export function parseExpected(text) {
-  const named = new Map();
-  const bare = new Set();
-  let lines = 0;
-  let bad = 0;
-  for (const raw of String(text).split(/\r?\n/)) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
-    let m = /^\\?([0-9a-fA-F]{40})$/.exec(line);
-    if (m) {
-      bare.add(m[1].toLowerCase());
-      lines++;
-      continue;
-    }
-    m = /^\\?([0-9a-fA-F]{40}) (?:\*coll\* | |\*)(.+)$/.exec(raw.replace(/\r$/, '').trimStart()) ||
-      /^SHA1 ?\((.+)\) ?= ?([0-9a-fA-F]{40})$/.exec(line);
-    if (!m) {
-      bad++;
-      continue;
-    }
-    const [hex, name] = /^[0-9a-fA-F]{40}$/.test(m[1]) ? [m[1], m[2]] : [m[2], m[1]];
-    named.set(normalizePath(name), hex.toLowerCase());
-    lines++;
-  }
-  return { named, bare, lines, bad };
-}
-
-/** What the expected-hash box says about what it understood. */
+/** What the expected-hash box says about what it understood (`parsed` from parseExpected). */
 export function expectedStatusText(parsed, empty) {
   if (empty) return '';
   if (!parsed.lines) return 'No SHA-1 found: paste 40 hexadecimal digits, or lines of sha1sum output.';
@@ -220,57 +242,14 @@ export function expectedStatusText(parsed, empty) {
   return `${parts.join(', ')}.`;
 }
 
-/**
- * The expected hash for a file at `path`, or null: the same path, else the one listed path that
- * ends the other, else the one listed file of the same name (two candidates: none is chosen).
- */
-export function expectedFor(parsed, path) {
-  const p = normalizePath(path);
-  if (parsed.named.has(p)) return parsed.named.get(p);
-  const one = (list) => (list.length === 1 ? list[0][1] : null);
-  const named = [...parsed.named];
-  const ends = named.filter(([name]) => p.endsWith(`/${name}`) || name.endsWith(`/${p}`));
-  if (ends.length) return one(ends);
-  const base = (s) => s.slice(s.lastIndexOf('/') + 1);
-  return one(named.filter(([name]) => base(name) === base(p)));
-}
-
-/**
- * A file's result against the expected hashes: null when nothing was pasted; otherwise
- * { match, text } with match 'match', 'mismatch', 'collision' (never a plain match, even when
- * the SHA-1 is the expected one: a forged twin has it too) or 'unlisted'.
- */
-export function compareExpected(parsed, path, result) {
-  if (!parsed || !parsed.lines) return null;
-  const want = expectedFor(parsed, path);
-  const candidates = want ? [want] : [...parsed.bare];
-  if (!candidates.length) return { match: 'unlisted', text: 'Not in the list' };
-  const equal = candidates.includes(result.sha1) || candidates.includes(result.hex);
-  if (result.collision) {
-    return equal
-      ? { match: 'collision', text: 'Collision: the expected SHA-1, but forged' }
-      : { match: 'collision', text: 'Collision: no match' };
+/** The pill beside the verdict, from compareExpected. */
+export function matchText(cmp) {
+  switch (cmp.match) {
+    case 'match': return 'Match';
+    case 'mismatch': return 'Mismatch';
+    case 'unlisted': return 'Not in the list';
+    default: return cmp.equal ? 'Collision: the expected SHA-1, but forged' : 'Collision: no match';
   }
-  return equal ? { match: 'match', text: 'Match' } : { match: 'mismatch', text: 'Mismatch' };
-}
-
-// Export: the results as sha1dcsum prints them, and as its --json fields.
-
-/** @param {{ name: string, result: { hex: string, sha1: string, collision: object | null } }[]} files */
-export function exportText(files) {
-  return files.map(({ name, result }) => `${result.hex}${result.collision ? ' *coll* ' : '  '}${name}\n`).join('');
-}
-
-export function exportJson(files) {
-  const list = files.map(({ name, result }) => ({
-    file: name,
-    sha1: result.sha1,
-    output: result.hex,
-    collision: result.collision && {
-      offset: result.collision.offset, block: result.collision.block, dv: result.collision.dv, count: result.collision.count,
-    },
-  }));
-  return `${JSON.stringify(list, null, 2)}\n`;
 }
 
 /** "The browser gave no access to the folder "photos": use Choose a folder… instead." */

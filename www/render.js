@@ -5,16 +5,22 @@
 import {
   formatSize, progressText, hashedText, verdictText, engineText, engineFailedText, summaryText,
   copiedAnnouncement, digestLabels, PLAIN_NOTE, SAFE_NOTE, blockText, cleanExplanation, MEANING,
-  collisionExplanation, GIT_COLLISION_NOTE, QUEUED, WAITING_FOR_ENGINE, HASHING,
+  collisionExplanation, GIT_COLLISION_NOTE, QUEUED, WAITING_FOR_ENGINE, HASHING, matchText,
+  mismatchExplanation, EXPECTED_LABEL, expectedValueText, GIT_BLOB_MODE, GIT_BLOB_MODE_TITLE,
+  problemCount, noProblemsText,
 } from './format.js';
 
 /**
  * A file on the page and its row.
- * @typedef {{ id: number, file: File, el: HTMLLIElement, refs: Refs, status: Status, jobId: number,
- *   options: { gitBlob: boolean, reducedRound: boolean }, result: object | null }} Entry
- * @typedef {'pending' | 'clean' | 'collision' | 'cancelled' | 'error'} Status
- * @typedef {{ name: HTMLElement, size: HTMLElement, verdict: HTMLElement, bar: HTMLProgressElement,
- *   text: HTMLElement, cancel: HTMLButtonElement, digests: HTMLDListElement, explain: HTMLElement }} Refs
+ * @typedef {{ id: number, file: File, name: string, el: HTMLLIElement, refs: Refs, status: Status,
+ *   jobId: number, options: { gitBlob: boolean, reducedRound: boolean }, result: object | null,
+ *   total: number, ms: number, cmp: import('./expected.js').Comparison | null,
+ *   timeLeft: import('./remaining.js').TimeLeft | null }} Entry
+ *   `total` and `ms`: the bytes hashed and the time taken, once there is a result
+ * @typedef {'pending' | 'clean' | 'collision' | 'mismatch' | 'cancelled' | 'error'} Status
+ * @typedef {{ name: HTMLElement, size: HTMLElement, mode: HTMLElement, verdict: HTMLElement,
+ *   match: HTMLElement, bar: HTMLProgressElement, text: HTMLElement, cancel: HTMLButtonElement,
+ *   digests: HTMLDListElement, explain: HTMLElement }} Refs
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -45,6 +51,7 @@ export function createRow(template, id, file, name = file.name) {
   const refs = {
     name: el.querySelector('.file-name'),
     size: el.querySelector('.file-size'),
+    mode: el.querySelector('.mode'),
     verdict: el.querySelector('.verdict'),
     bar: el.querySelector('.bar'),
     text: el.querySelector('.progress-text'),
@@ -62,21 +69,21 @@ export function createRow(template, id, file, name = file.name) {
   refs.size.textContent = formatSize(file.size);
   refs.bar.setAttribute('aria-label', `Progress for ${name}`);
   refs.cancel.setAttribute('aria-label', `Cancel ${name}`);
+  refs.mode.textContent = GIT_BLOB_MODE;
+  refs.mode.title = GIT_BLOB_MODE_TITLE;
   return { el, refs };
 }
 
-/** The comparison with the expected hash beside the verdict (`cmp` from compareExpected, or null). */
-export function showMatch(entry, cmp) {
-  const { el, refs } = entry;
-  if (!cmp) {
-    delete el.dataset.match;
-    refs.match.hidden = true;
-    refs.match.textContent = '';
-    return;
-  }
-  el.dataset.match = cmp.match;
-  refs.match.textContent = cmp.text;
-  refs.match.hidden = false;
+/**
+ * The comparison with the expected hash beside the verdict (entry.cmp, from compareExpected);
+ * none when nothing was pasted, or when the verdict itself says Mismatch.
+ */
+export function showMatch(entry) {
+  const { el, refs, cmp } = entry;
+  if (cmp) el.dataset.match = cmp.match;
+  else delete el.dataset.match;
+  refs.match.hidden = !cmp || entry.status === 'mismatch';
+  refs.match.textContent = cmp ? matchText(cmp) : '';
 }
 
 /** Back to a fresh, queued row (a new file, or a file hashed again with other options). */
@@ -85,6 +92,7 @@ export function showQueued(entry, engineReady) {
   el.dataset.status = entry.status;
   for (const key of ['sha1', 'output', 'block', 'offset', 'dv', 'error', 'mode']) delete el.dataset[key];
   el.dataset.mode = entry.options.gitBlob ? 'git-blob' : 'sha1';
+  refs.mode.hidden = !entry.options.gitBlob;
   el.classList.remove('running');
   refs.verdict.textContent = verdictText('pending');
   refs.bar.hidden = false;
@@ -107,23 +115,25 @@ export function setProgressText(entry, text) {
   entry.refs.text.textContent = text;
 }
 
-export function showProgress(entry, done, total, ms) {
+export function showProgress(entry, done, total, ms, secondsLeft) {
   entry.refs.bar.value = done;
   entry.el.dataset.progress = String(done);
-  setProgressText(entry, progressText(done, total, ms));
+  setProgressText(entry, progressText(done, total, ms, secondsLeft));
 }
 
-/** The verdict, the digests with copy buttons, and what it means. */
-export function showResult(entry, total, ms, say) {
+/**
+ * The verdict, the digests with copy buttons, the expected hash beside them when it differs,
+ * and what it means; again whenever the status or the comparison changes.
+ */
+export function showResult(entry, say) {
   const { el, refs, result } = entry;
-  const git = entry.options.gitBlob;
   const c = result.collision;
   el.classList.remove('running');
   el.dataset.status = entry.status;
   el.dataset.sha1 = result.sha1;
   el.dataset.output = result.hex;
-  el.dataset.progress = String(total);
-  el.dataset.ms = ms.toFixed(1);
+  el.dataset.progress = String(entry.total);
+  el.dataset.ms = entry.ms.toFixed(1);
   if (c) {
     el.dataset.block = String(c.block);
     el.dataset.offset = String(c.offset);
@@ -133,26 +143,53 @@ export function showResult(entry, total, ms, say) {
   refs.bar.hidden = true;
   refs.cancel.hidden = true;
   refs.verdict.textContent = verdictText(entry.status);
-  setProgressText(entry, hashedText(total, ms));
+  setProgressText(entry, hashedText(entry.total, entry.ms));
   refs.text.hidden = false;
+  showDigests(entry, say);
+  showExplanation(entry);
+  showMatch(entry);
+}
 
+function showDigests(entry, say) {
+  const { refs, result, cmp } = entry;
+  const c = result.collision;
   const rows = refs.digests;
   rows.textContent = '';
-  const labels = digestLabels(git, Boolean(c));
+  const labels = digestLabels(entry.options.gitBlob, Boolean(c));
   if (c) {
     addDigest(rows, labels.plain, result.sha1, entry, say, PLAIN_NOTE);
     addDigest(rows, labels.safe, result.hex, entry, say, SAFE_NOTE);
+  } else {
+    addDigest(rows, labels.safe, result.hex, entry, say);
+  }
+  // Side by side with the file's own, where they differ.
+  if (cmp && !cmp.equal && cmp.expected.length) {
+    const dd = addRow(rows, EXPECTED_LABEL, '');
+    const value = expectedValueText(cmp.expected);
+    dd.append(cmp.expected.length === 1 ? hexCode(value) : value);
+    dd.className = 'expected-value';
+  }
+  if (c) {
     addRow(rows, 'Flagged block', blockText(c));
     addRow(rows, 'Disturbance vector', c.dv).className = 'dv';
     if (c.count > 1) addRow(rows, 'Blocks flagged', String(c.count));
+  }
+}
+
+function showExplanation(entry) {
+  const { refs, result } = entry;
+  const git = entry.options.gitBlob;
+  refs.explain.textContent = '';
+  if (entry.status === 'collision') {
     const p = document.createElement('p');
     const strong = document.createElement('strong');
     strong.textContent = MEANING;
-    p.append(strong, collisionExplanation(c));
+    p.append(strong, collisionExplanation(result.collision));
     refs.explain.append(p);
     if (git) refs.explain.append(paragraph(GIT_COLLISION_NOTE));
+  } else if (entry.status === 'mismatch') {
+    refs.explain.append(paragraph(mismatchExplanation(git)));
   } else {
-    addDigest(rows, labels.safe, result.hex, entry, say);
     refs.explain.append(paragraph(cleanExplanation(git)));
   }
 }
@@ -185,11 +222,16 @@ function addRow(dl, label, value) {
   return dd;
 }
 
-function addDigest(dl, label, hex, entry, say, note) {
-  const dd = addRow(dl, label, '');
+function hexCode(hex) {
   const code = document.createElement('code');
   code.className = 'hex';
   code.textContent = hex;
+  return code;
+}
+
+function addDigest(dl, label, hex, entry, say, note) {
+  const dd = addRow(dl, label, '');
+  const code = hexCode(hex);
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'button small copy';
@@ -229,15 +271,22 @@ async function copy(text, code, button, label, say) {
 // Summary and announcements
 // ---------------------------------------------------------------------------------------------
 
-/** The summary line and the buttons that depend on it, from a tally() of the statuses. */
-export function showSummary(ui, t) {
-  const summary = summaryText(t);
+/**
+ * The summary line, the problems filter and the buttons that depend on them, from a tally() of
+ * the statuses; `compared`: expected hashes are pasted.
+ */
+export function showSummary(ui, t, compared) {
+  const summary = summaryText(t, compared);
   // Only on change: the summary is aria-live.
   if (ui.summary.textContent !== summary) ui.summary.textContent = summary;
   ui.summary.dataset.running = String(t.running);
-  ui.summary.classList.toggle('alarm', t.collisions > 0);
+  ui.summary.classList.toggle('alarm', t.collisions + t.mismatches > 0);
   ui.cancelAll.disabled = t.running === 0;
   ui.clear.disabled = t.total === 0;
+  const only = ui.onlyProblems.checked;
+  ui.list.classList.toggle('problems-only', only);
+  ui.noProblems.hidden = !(only && t.total > 0 && problemCount(t) === 0);
+  if (!ui.noProblems.hidden) ui.noProblems.textContent = noProblemsText(t);
 }
 
 /**

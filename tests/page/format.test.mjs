@@ -32,19 +32,29 @@ describe('format.js', () => {
     assert.equal(f.formatMs(1500), '1.50 s');
   });
 
+  it('writes the time left, coarser as it grows', () => {
+    assert.deepEqual([0, 0.2, 1, 1.5, 9.01, 10, 12, 59.9, 60, 89, 91, 3599, 3600, 4830].map(f.timeLeftText), [
+      'about 1 s left', 'about 1 s left', 'about 1 s left', 'about 2 s left', 'about 10 s left', 'about 10 s left',
+      'about 15 s left', 'about 60 s left', 'about 1 min left', 'about 1 min left', 'about 2 min left',
+      'about 1 h 0 min left', 'about 1 h 0 min left', 'about 1 h 21 min left',
+    ]);
+  });
+
   it('writes progress and the time a file took', () => {
-    assert.equal(f.progressText(f.MiB, 4 * f.MiB, 500), '25% · 2.00 MiB/s');
+    assert.equal(f.progressText(f.MiB, 4 * f.MiB, 500), '25% · 2.00 MiB/s', 'no time left while too early to say');
+    assert.equal(f.progressText(f.MiB, 4 * f.MiB, 1500, 3.2), '25% · 0.67 MiB/s · about 4 s left');
     assert.equal(f.progressText(999, 1000, 1), '99% · 0.95 MiB/s', 'rounds the percentage down');
     assert.equal(f.progressText(0, 0, 0), '100% · — MiB/s');
     assert.equal(f.hashedText(200_000, 3.2), 'Hashed 195.3 KiB in 3 ms', 'no rate under 1 MiB');
     assert.equal(f.hashedText(256 * f.MiB, 2000), 'Hashed 256.0 MiB in 2.00 s · 128 MiB/s');
   });
 
-  it('names verdicts, with cancelled files apart from failed ones', () => {
+  it('names verdicts, a mismatch its own, cancelled files apart from failed ones', () => {
     assert.deepEqual(
-      ['pending', 'running', 'clean', 'collision', 'cancelled', 'error'].map(f.verdictText),
-      ['Waiting', 'Hashing', 'Clean', 'Collision', 'Cancelled', 'Error'],
+      ['pending', 'running', 'clean', 'collision', 'mismatch', 'cancelled', 'error'].map(f.verdictText),
+      ['Waiting', 'Hashing', 'Clean', 'Collision', 'Mismatch', 'Cancelled', 'Error'],
     );
+    assert.deepEqual(f.PROBLEMS, ['collision', 'mismatch', 'error']);
   });
 
   it('describes the engine', () => {
@@ -53,20 +63,27 @@ describe('format.js', () => {
     assert.equal(f.engineFailedText('no wasm'), 'The hashing engine failed to load (no wasm). Reload the page to try again.');
   });
 
-  it('tallies statuses and writes the summary', () => {
+  it('tallies statuses and writes the summary, mismatches counted', () => {
     assert.equal(f.summaryText(f.tally([])), 'No files yet.');
-    const t = f.tally(['collision', 'clean', 'pending', 'cancelled', 'error', 'collision']);
-    assert.deepEqual(t, { total: 6, running: 1, collisions: 2, clean: 1, notChecked: 2 });
-    assert.equal(f.summaryText(t), '6 files · 1 in progress · 2 collisions · 1 clean · 2 not checked');
+    const t = f.tally(['collision', 'clean', 'pending', 'cancelled', 'error', 'collision', 'mismatch']);
+    assert.deepEqual(t, { total: 7, running: 1, collisions: 2, mismatches: 1, clean: 1, notChecked: 2, errors: 1 });
+    assert.equal(f.summaryText(t), '7 files · 1 in progress · 2 collisions · 1 mismatch · 1 clean · 2 not checked');
+    assert.equal(f.problemCount(t), 4, 'collisions, mismatches and errors; not the cancelled file');
     assert.equal(f.summaryText(f.tally(['collision'])), '1 file · 1 collision · 0 clean');
     assert.equal(f.summaryText(f.tally(['clean', 'clean'])), '2 files · 0 collisions · 2 clean');
+    assert.equal(f.summaryText(f.tally(['clean', 'clean']), true), '2 files · 0 collisions · 0 mismatches · 2 clean',
+      'with expected hashes pasted, the mismatches are counted even when there are none');
+    assert.equal(f.summaryText(f.tally(['mismatch', 'mismatch'])), '2 files · 0 collisions · 2 mismatches · 0 clean');
+    assert.equal(f.noProblemsText(f.tally(['clean'])), 'No collisions, mismatches or errors.');
+    assert.equal(f.noProblemsText(f.tally(['clean', 'pending'])), 'No collisions, mismatches or errors so far; 1 in progress.');
   });
 
   it('writes the announcements', () => {
     assert.equal(f.addedText(1), '1 file added.');
     assert.equal(f.addedText(3), '3 files added.');
-    assert.equal(f.resultAnnouncement('a.pdf', { block: 4 }), 'a.pdf: collision detected at block 4.');
-    assert.equal(f.resultAnnouncement('b.bin', null), 'b.bin: clean.');
+    assert.equal(f.resultAnnouncement('a.pdf', 'collision', { block: 4 }), 'a.pdf: collision detected at block 4.');
+    assert.equal(f.resultAnnouncement('b.bin', 'clean', null), 'b.bin: clean.');
+    assert.equal(f.resultAnnouncement('c.iso', 'mismatch', null), 'c.iso: mismatch, not the expected hash.');
     assert.equal(f.stoppedAnnouncement('c.bin', 'cancelled', 'Cancelled'), 'c.bin: cancelled.');
     assert.equal(f.stoppedAnnouncement('d.bin', 'error', 'read 5 of 10 bytes'), 'd.bin: error, read 5 of 10 bytes.');
     assert.equal(f.copiedAnnouncement('Safe hash', true), 'Safe hash copied.');
@@ -88,8 +105,37 @@ describe('format.js', () => {
     assert.ok(text.includes('At block #9, starting at byte 576, '), text);
     assert.ok(text.includes('disturbance vector II(52,0), '), text);
     assert.ok(text.includes('SHA\u20111.'), 'no line break inside SHA-1');
-    assert.match(f.cleanExplanation(false), /^No trace of a collision attack/);
     assert.match(f.cleanExplanation(true), /git hash-object/);
+  });
+
+  it('says what a clean verdict checked, and claims no more', () => {
+    const clean = f.cleanExplanation(false);
+    assert.doesNotMatch(clean, /trust|alone|safe/i, 'no promise that the SHA-1 stands for this file alone');
+    assert.match(clean, /^Checked: each 64-byte block, for the trace of the 32 disturbance vectors/);
+    assert.match(clean, /SHAttered, SHA-mbles/);
+    assert.match(clean, /not made to collide with another by those known methods/);
+    assert.match(clean, /a new kind of attack could leave no such trace\.$/);
+  });
+
+  it('explains a mismatch, and in git blob mode why a sha1sum hash cannot match', () => {
+    assert.match(f.mismatchExplanation(false), /^This is not the file the expected hash describes/);
+    assert.doesNotMatch(f.mismatchExplanation(false), /git/);
+    assert.match(f.mismatchExplanation(true), /git blob ids: a SHA-1 from sha1sum never matches one/);
+    assert.equal(f.expectedValueText(['ab12']), 'ab12');
+    assert.equal(f.expectedValueText(['ab12', 'cd34', 'ef56']), 'none of the 3 hashes pasted');
+  });
+
+  it('marks the git blob mode', () => {
+    assert.equal(f.GIT_BLOB_MODE, 'Git blob id');
+    assert.match(f.GIT_BLOB_MODE_TITLE, /Not the SHA-1 of the file/);
+  });
+
+  it('names the outcome of a comparison', () => {
+    assert.equal(f.matchText({ match: 'match', equal: true }), 'Match');
+    assert.equal(f.matchText({ match: 'mismatch', equal: false }), 'Mismatch');
+    assert.equal(f.matchText({ match: 'unlisted', equal: false }), 'Not in the list');
+    assert.equal(f.matchText({ match: 'collision', equal: true }), 'Collision: the expected SHA-1, but forged');
+    assert.equal(f.matchText({ match: 'collision', equal: false }), 'Collision: no match');
   });
 
   it('titles collision groups', () => {
@@ -99,72 +145,17 @@ describe('format.js', () => {
     assert.deepEqual(f.groupWhy(true)[0], 'They have different content but the same git blob id, ');
     assert.match(f.groupWhy(false)[1], /^\. A system that trusts SHA-1/);
   });
-});
-
-describe('format.js: expected hashes and export', () => {
-  const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
-  const EMPTY = 'da39a3ee5e6b4b0d3255bfef95601890afd80709';
-  const clean = { hex: ABC, sha1: ABC, collision: null };
-  const forged = { hex: '16e96b70000dd1e7c85b8368ee197754400e58ec', sha1: '38762cf7f55934b34d179ae6a4c80cadccbb7f0a', collision: { offset: 256, block: 4, dv: 'II(52,0)', count: 1 } };
-
-  it('reads sha1sum, sha1dcsum, BSD lines and hashes alone; counts what it did not understand', () => {
-    const p = f.parseExpected([
-      `${ABC}  ./dir/abc.txt`,
-      `${EMPTY} *empty.bin`,
-      `${forged.hex} *coll* shattered-1.pdf`,
-      `SHA1 (win\\path.exe) = ${ABC.toUpperCase()}`,
-      `  ${EMPTY.toUpperCase()}  `,
-      '# a comment',
-      '',
-      'nonsense',
-      `${ABC.slice(1)}  short.bin`,
-    ].join('\r\n'));
-    assert.deepEqual([...p.named], [['dir/abc.txt', ABC], ['empty.bin', EMPTY], ['shattered-1.pdf', forged.hex], ['win/path.exe', ABC]]);
-    assert.deepEqual([...p.bare], [EMPTY]);
-    assert.equal(p.lines, 5);
-    assert.equal(p.bad, 2);
-    assert.equal(f.expectedStatusText(p), '4 hashes with a file name, 1 hash for any file, 2 lines not understood.');
-    assert.equal(f.expectedStatusText(f.parseExpected('x')), 'No SHA-1 found: paste 40 hexadecimal digits, or lines of sha1sum output.');
-    assert.equal(f.expectedStatusText(null, true), '');
-  });
-
-  it('finds a file by its path, the end of its path, or its name alone', () => {
-    const p = f.parseExpected(`${ABC}  dir/abc.txt\n${EMPTY}  other/abc.txt\n${EMPTY}  unique.bin`);
-    assert.equal(f.expectedFor(p, 'dir/abc.txt'), ABC);
-    assert.equal(f.expectedFor(p, 'downloads/dir/abc.txt'), ABC);
-    assert.equal(f.expectedFor(p, 'unique.bin'), EMPTY);
-    assert.equal(f.expectedFor(p, 'folder/unique.bin'), EMPTY);
-    assert.equal(f.expectedFor(p, 'abc.txt'), null, 'two candidates by name: none chosen');
-    assert.equal(f.expectedFor(p, 'missing.bin'), null);
-  });
-
-  it('compares: match, mismatch, not listed; a collision never matches', () => {
-    const named = f.parseExpected(`${ABC}  a.bin\n${forged.sha1}  s.pdf\n${forged.hex}  t.pdf`);
-    assert.deepEqual(f.compareExpected(named, 'a.bin', clean), { match: 'match', text: 'Match' });
-    assert.deepEqual(f.compareExpected(named, 'a.bin', { ...clean, hex: EMPTY, sha1: EMPTY }), { match: 'mismatch', text: 'Mismatch' });
-    assert.deepEqual(f.compareExpected(named, 'zzz.bin', clean), { match: 'unlisted', text: 'Not in the list' });
-    // The forged file has the expected SHA-1 (its twin's too), or the expected safe hash: still a collision.
-    assert.equal(f.compareExpected(named, 's.pdf', forged).match, 'collision');
-    assert.equal(f.compareExpected(named, 't.pdf', forged).match, 'collision');
-    assert.deepEqual(f.compareExpected(f.parseExpected(EMPTY), 'x', forged), { match: 'collision', text: 'Collision: no match' });
-    const bare = f.parseExpected(`${ABC}\n${EMPTY}`);
-    assert.equal(f.compareExpected(bare, 'anything', clean).match, 'match');
-    assert.equal(f.compareExpected(null, 'a.bin', clean), null);
-    assert.equal(f.compareExpected(f.parseExpected('junk'), 'a.bin', clean), null);
-  });
-
-  it('exports sha1dcsum lines and --json fields', () => {
-    const files = [{ name: 'a.bin', result: clean }, { name: 'dir/s.pdf', result: forged }];
-    assert.equal(f.exportText(files), `${ABC}  a.bin\n${forged.hex} *coll* dir/s.pdf\n`);
-    assert.deepEqual(JSON.parse(f.exportJson(files)), [
-      { file: 'a.bin', sha1: ABC, output: ABC, collision: null },
-      { file: 'dir/s.pdf', sha1: forged.sha1, output: forged.hex, collision: forged.collision },
-    ]);
-    assert.equal(f.exportText([]), '');
-  });
 
   it('says when a folder was refused', () => {
     assert.match(f.folderRefusedText(['photos']), /no access to the folder "photos".*Choose a folder…/);
     assert.match(f.folderRefusedText(['a', 'b']), /the folders "a", "b"/);
+  });
+
+  it('says what it understood of the expected hashes', () => {
+    const parsed = { named: new Map([['a', '1'], ['b', '2']]), bare: new Set(['3']), lines: 3, bad: 2 };
+    assert.equal(f.expectedStatusText(parsed), '2 hashes with a file name, 1 hash for any file, 2 lines not understood.');
+    assert.equal(f.expectedStatusText({ named: new Map(), bare: new Set(), lines: 0, bad: 1 }),
+      'No SHA-1 found: paste 40 hexadecimal digits, or lines of sha1sum output.');
+    assert.equal(f.expectedStatusText(null, true), '');
   });
 });

@@ -10,7 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, DATA, launch, serve, watch, rows, waitAllDone, dropFiles, manifest, expectedDetection, sha1 } from './helpers.mjs';
+import { pathToFileURL } from 'node:url';
+import {
+  ROOT, DATA, WWW, launch, serve, rows, waitAllDone, dropFiles, manifest, expectedDetection, sha1, openChecker,
+  pasteExpected, ensureOut,
+} from './helpers.mjs';
 import { BATCH_FILE_MAX } from '../../www/pool.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -33,14 +37,7 @@ after(async () => {
 });
 
 /** A fresh context and page on the checker, engine loaded. */
-async function open(options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
-  const page = await context.newPage();
-  const seen = watch(context, page, origin);
-  await page.goto(url);
-  await page.waitForSelector('#engine.ok', { timeout: 15_000 });
-  return { context, page, seen };
-}
+const open = (options) => openChecker(browser, url, options);
 
 /**
  * Drops what Chromium's DataTransfer holds for a dropped folder: `files` lists the folder
@@ -82,6 +79,27 @@ async function dropTree(page, tree) {
   }, encode(tree));
 }
 
+/**
+ * A tree { batch: { clean: { f000.bin... } } } of `n` small random files (0 to 20 KiB, the edges
+ * of a block among them), and `want`: for each path in the page, what its row must say.
+ */
+function smallTree(n) {
+  const want = new Map();
+  const tree = { batch: { clean: {}, colliding: {} } };
+  let seed = 7;
+  const next = (m) => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed % m;
+  };
+  for (let i = 0; i < n; i++) {
+    const bytes = randomBytes(i % 20 === 0 ? [0, 1, 55, 64, 65][i / 20 % 5] : next(20 * 1024 + 1));
+    const name = `f${String(i).padStart(3, '0')}.bin`;
+    tree.batch.clean[name] = bytes;
+    want.set(`batch/clean/${name}`, { status: 'clean', sha1: sha1(bytes), output: sha1(bytes) });
+  }
+  return { tree, want };
+}
+
 describe('folders', () => {
   it('a dropped folder is walked: every file checked, with its path, never the folder as a file', async () => {
     const { context, page, seen } = await open();
@@ -108,19 +126,7 @@ describe('folders', () => {
 
   it('a dropped folder of many small files is hashed in batches: every row against known digests, SHAttered flagged', async () => {
     const { context, page, seen } = await open();
-    const want = new Map();
-    const tree = { batch: { clean: {}, colliding: {} } };
-    let seed = 7;
-    const next = (n) => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      return seed % n;
-    };
-    for (let i = 0; i < 240; i++) {
-      const bytes = randomBytes(i % 20 === 0 ? [0, 1, 55, 64, 65][i / 20 % 5] : next(20 * 1024 + 1));
-      const name = `f${String(i).padStart(3, '0')}.bin`;
-      tree.batch.clean[name] = bytes;
-      want.set(`batch/clean/${name}`, { status: 'clean', sha1: sha1(bytes), output: sha1(bytes) });
-    }
+    const { tree, want } = smallTree(240);
     for (const name of ['shattered-1.pdf', 'shattered-2.pdf', 'sha-mbles-1.bin']) {
       tree.batch.colliding[name] = readFileSync(join(DATA, name));
       const row = manifest(name);
@@ -300,25 +306,35 @@ describe('accessibility', () => {
         { name: 'shattered-2.pdf', bytes: readFileSync(join(DATA, 'shattered-2.pdf')) },
       ]);
       await waitAllDone(page);
-      // Match, mismatch and collision badges, and the expected-hash box open.
-      await page.click('#expected-box summary');
-      await page.fill('#expected', sha1(cleanBytes));
-      await page.waitForSelector('#results .file[data-match="match"]');
-      // A cancelled file and an error too: every badge.
+      // Match, mismatch (with the expected value beside the file's) and collision badges, and
+      // the expected-hash box open.
+      await pasteExpected(page, sha1(cleanBytes));
+      await page.waitForSelector('#results .file[data-status="mismatch"] .expected-value');
+      // A cancelled file, an error and a git blob row too: every badge.
       await page.evaluate(() => {
         const tpl = document.querySelector('#results .file');
-        for (const status of ['cancelled', 'error']) {
+        for (const status of ['cancelled', 'error', 'clean']) {
           const row = tpl.cloneNode(true);
           row.id = `extra-${status}`;
           row.dataset.status = status;
           row.querySelector('.verdict').textContent = status;
           row.querySelector('.file-name').id = `extra-${status}-name`;
           row.setAttribute('aria-labelledby', `extra-${status}-name`);
+          row.querySelector('.mode').hidden = status !== 'clean';
           for (const b of row.querySelectorAll('button')) b.remove();
           document.querySelector('#results').append(row);
         }
       });
       await audit('results');
+      // Only the problems; then the note that there are none.
+      await page.check('#only-problems');
+      await audit('only problems');
+      await page.evaluate(() => {
+        const note = document.querySelector('#no-problems');
+        note.hidden = false;
+        note.textContent = 'No collisions, mismatches or errors.';
+      });
+      await audit('no problems');
       await context.close();
     });
   }
@@ -352,46 +368,44 @@ describe('offline', () => {
 });
 
 describe('expected hashes', () => {
-  it('shows Match or Mismatch beside each verdict; a collision is never a plain match', async () => {
+  it('shows Match beside the verdict, a mismatch as its own verdict; a collision is never a plain match', async () => {
     const { context, page } = await open();
     const a = randomBytes(3000);
     const b = randomBytes(4000);
     const shattered = readFileSync(join(DATA, 'shattered-1.pdf'));
     await dropFiles(page, [{ name: 'a.bin', bytes: a }, { name: 'b.bin', bytes: b }, { name: 'shattered-1.pdf', bytes: shattered }]);
     await waitAllDone(page);
-    const matches = () => page.$$eval('#results .file', (els) => Object.fromEntries(els.map((el) => [el.dataset.file, [el.dataset.match ?? null, el.querySelector('.match').hidden ? '' : el.querySelector('.match').textContent]])));
-    const paste = async (text) => {
-      await page.fill('#expected', text);
-      await page.waitForFunction((t) => document.querySelector('#expected').value === t, text);
-      await page.waitForTimeout(400);
-    };
-    await page.click('#expected-box summary');
+    // Per file: [status, comparison, the pill beside the verdict ('' when hidden)].
+    const states = () => page.$$eval('#results .file', (els) => Object.fromEntries(els.map((el) => {
+      const pill = el.querySelector('.match');
+      return [el.dataset.file, [el.dataset.status, el.dataset.match ?? null, pill.hidden ? '' : pill.textContent]];
+    })));
     // A checksum file: sha1sum lines, a sha1dcsum line with its *coll* marker, the plain SHA-1 of
     // the forged PDF (the one its twin shares).
-    await paste(`${sha1(a)}  ./a.bin\n${'0'.repeat(40)} *b.bin\n${manifest('shattered-1.pdf').sha1_plain_hex}  shattered-1.pdf\n`);
-    assert.deepEqual(await matches(), {
-      'a.bin': ['match', 'Match'],
-      'b.bin': ['mismatch', 'Mismatch'],
-      'shattered-1.pdf': ['collision', 'Collision: the expected SHA-1, but forged'],
+    await pasteExpected(page, `${sha1(a)}  ./a.bin\n${'0'.repeat(40)} *b.bin\n${manifest('shattered-1.pdf').sha1_plain_hex}  shattered-1.pdf\n`);
+    assert.deepEqual(await states(), {
+      'a.bin': ['clean', 'match', 'Match'],
+      'b.bin': ['mismatch', 'mismatch', ''],
+      'shattered-1.pdf': ['collision', 'collision', 'Collision: the expected SHA-1, but forged'],
     });
     assert.match(await page.textContent('#expected-status'), /^3 hashes with a file name\.$/);
     // A hash alone is compared with every file; a file that comes later is compared when done.
-    await paste(sha1(b).toUpperCase());
-    assert.deepEqual(await matches(), {
-      'a.bin': ['mismatch', 'Mismatch'],
-      'b.bin': ['match', 'Match'],
-      'shattered-1.pdf': ['collision', 'Collision: no match'],
+    await pasteExpected(page, sha1(b).toUpperCase());
+    assert.deepEqual(await states(), {
+      'a.bin': ['mismatch', 'mismatch', ''],
+      'b.bin': ['clean', 'match', 'Match'],
+      'shattered-1.pdf': ['collision', 'collision', 'Collision: no match'],
     });
     await dropFiles(page, [{ name: 'later.bin', bytes: b }]);
     await waitAllDone(page);
-    assert.deepEqual((await matches())['later.bin'], ['match', 'Match']);
+    assert.deepEqual((await states())['later.bin'], ['clean', 'match', 'Match']);
     // A list with names leaves the others "Not in the list"; nonsense says so; empty clears.
-    await paste(`SHA1 (a.bin) = ${sha1(a)}`);
-    assert.deepEqual((await matches())['b.bin'], ['unlisted', 'Not in the list']);
-    await paste('not a hash');
+    await pasteExpected(page, `SHA1 (a.bin) = ${sha1(a)}`);
+    assert.deepEqual((await states())['b.bin'], ['clean', 'unlisted', 'Not in the list']);
+    await pasteExpected(page, 'not a hash');
     assert.match(await page.textContent('#expected-status'), /No SHA-1 found/);
-    await paste('');
-    assert.ok(Object.values(await matches()).every(([m]) => m === null));
+    await pasteExpected(page, '');
+    assert.ok(Object.values(await states()).every(([status, m]) => m === null && status !== 'mismatch'));
     await context.close();
   });
 });
@@ -401,6 +415,21 @@ function rustSha1dcsum() {
   const target = process.env.CARGO_TARGET_DIR || join(ROOT, 'target');
   const built = ['release', 'debug'].map((p) => join(target, p, 'sha1dcsum')).filter(existsSync);
   return built.sort((x, y) => statSync(y).mtimeMs - statSync(x).mtimeMs)[0] ?? null;
+}
+
+/** Clicks a Save button; the file it downloads: { name, text }. */
+async function save(page, button) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+  assert.match(download.url(), /^blob:/, 'made in the page');
+  return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+}
+
+/** Writes `files` ({ name, bytes }) into a fresh folder of tmp named `name`; its path. */
+function writeFolder(name, files) {
+  const dir = join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  for (const f of files) writeFileSync(join(dir, f.name), f.bytes);
+  return dir;
 }
 
 describe('export', () => {
@@ -417,13 +446,8 @@ describe('export', () => {
     assert.ok(await page.isDisabled('#export-text'), 'nothing to save yet');
     await dropFiles(page, files);
     await waitAllDone(page);
-    const save = async (button) => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
-      assert.match(download.url(), /^blob:/, 'made in the page');
-      return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
-    };
-    const text = await save('#export-text');
-    const json = await save('#export-json');
+    const text = await save(page, '#export-text');
+    const json = await save(page, '#export-json');
     assert.equal(text.name, 'sha1dc-results.txt');
     assert.equal(json.name, 'sha1dc-results.json');
     const want = files.map((f) => (f.name === 'clean.bin'
@@ -444,6 +468,107 @@ describe('export', () => {
       t.diagnostic('sha1dcsum is not built: compared with the known values only');
     }
     assert.deepEqual(seen.foreign, []);
+    await context.close();
+  });
+
+  it('escapes names with a newline, carriage return or backslash exactly as GNU sha1sum does', async (t) => {
+    const { context, page } = await open({ acceptDownloads: true });
+    const files = ['plain.bin', 'two\nlines.bin', 'back\\slash.bin', 'carriage\rreturn.bin', 'all\\of\nthem\r.bin']
+      .map((name) => ({ name, bytes: randomBytes(500) }));
+    const dir = writeFolder('escape', files);
+    await dropFiles(page, files);
+    await waitAllDone(page);
+    assert.deepEqual((await rows(page)).map((r) => r.file), files.map((f) => f.name), 'the names arrive as they are');
+    const text = (await save(page, '#export-text')).text;
+    const names = files.map((f) => f.name);
+    const gnu = spawnSync('sha1sum', names, { cwd: dir, encoding: 'utf8' });
+    assert.equal(gnu.status, 0, gnu.stderr);
+    assert.equal(text, gnu.stdout, 'the text export is what GNU sha1sum prints');
+    assert.equal(text.split('\n').filter((l) => l.startsWith('\\')).length, 4, 'four escaped lines');
+    const rust = rustSha1dcsum();
+    if (rust) assert.equal(text, spawnSync(rust, names, { cwd: dir, encoding: 'utf8' }).stdout, 'and what sha1dcsum prints');
+    else t.diagnostic('sha1dcsum is not built: compared with GNU sha1sum only');
+    // GNU reads it back, and so does the page.
+    writeFileSync(join(dir, 'list.sha1'), text);
+    const check = spawnSync('sha1sum', ['-c', 'list.sha1'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+    await pasteExpected(page, text);
+    assert.deepEqual(await page.$$eval('#results .file', (els) => els.map((el) => el.dataset.match)), files.map(() => 'match'));
+    await context.close();
+  });
+
+  it('marks git blob ids in the saved files: their names, comment lines, "mode" in JSON; git hash-object agrees', async (t) => {
+    const { context, page } = await open({ acceptDownloads: true });
+    const files = [
+      { name: 'clean.bin', bytes: randomBytes(3000) },
+      { name: 'shattered-1.pdf', bytes: readFileSync(join(DATA, 'shattered-1.pdf')) },
+    ];
+    const dir = writeFolder('git-export', files);
+    await page.check('#opt-git-blob');
+    await dropFiles(page, files);
+    await waitAllDone(page);
+    const text = await save(page, '#export-text');
+    const json = await save(page, '#export-json');
+    assert.equal(text.name, 'sha1dc-git-blob-ids.txt');
+    assert.equal(json.name, 'sha1dc-git-blob-ids.json');
+    const lines = text.text.split('\n');
+    assert.match(lines[0], /^# git blob ids \(what git hash-object prints\), not SHA-1 checksums of the files:$/);
+    assert.match(lines[1], /^# check them with sha1dcsum --git-blob -c or git hash-object, not with sha1sum -c\.$/);
+    const ids = files.map((f) => spawnSync('git', ['hash-object', f.name], { cwd: dir, encoding: 'utf8' }).stdout.trim());
+    assert.deepEqual(lines.slice(2, -1), files.map((f, i) => `${ids[i]}  ${f.name}`), 'the lines hold what git hash-object prints');
+    const list = JSON.parse(json.text);
+    assert.deepEqual(list.map((o) => [o.file, o.mode, o.sha1]), files.map((f, i) => [f.name, 'git-blob', ids[i]]));
+    // Had the ids gone out unmarked, sha1sum -c would call every file FAILED.
+    writeFileSync(join(dir, 'ids.txt'), text.text);
+    const gnu = spawnSync('sha1sum', ['-c', 'ids.txt'], { cwd: dir, encoding: 'utf8' });
+    assert.match(gnu.stdout, /clean\.bin: FAILED/);
+    assert.doesNotMatch(gnu.stderr, /improperly formatted/, 'GNU skips the # lines');
+    const rust = rustSha1dcsum();
+    if (rust) {
+      const r = spawnSync(rust, ['--git-blob', ...files.map((f) => f.name)], { cwd: dir, encoding: 'utf8' });
+      assert.equal(lines.slice(2).join('\n'), r.stdout, 'the lines are what sha1dcsum --git-blob prints');
+      const c = spawnSync(rust, ['--git-blob', '-c', 'ids.txt'], { cwd: dir, encoding: 'utf8' });
+      assert.match(c.stdout, /^clean\.bin: OK\nshattered-1\.pdf: OK\n$/, c.stdout + c.stderr);
+    } else {
+      t.diagnostic('sha1dcsum is not built: compared with git hash-object only');
+    }
+    await context.close();
+  });
+});
+
+describe('opened from a file (file://)', () => {
+  it('says on the page why the engine cannot load, and how to serve the page', async () => {
+    // The page's own policy applies (no bypassCSP): the note must get past it.
+    const opened = async (options = {}) => {
+      const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(join(WWW, 'index.html')).href);
+      await page.waitForSelector('#engine.bad', { timeout: 10_000 });
+      return { context, page };
+    };
+    let { context, page } = await opened();
+    const text = await page.textContent('#engine');
+    assert.match(text, /^This page was opened as a file \(file:\/\/\), and browsers do not run its scripts from a file/);
+    assert.match(text, /scripts\/serve\.sh/);
+    assert.match(text, /any static web server/);
+    assert.ok(await page.isDisabled('#pick-files'), 'no file chooser that would do nothing');
+    assert.ok(await page.isDisabled('#pick-folder'));
+    await page.screenshot({ path: join(ensureOut(), 'from-file.png') });
+    await context.close();
+    ({ context, page } = await opened({ bypassCSP: true })); // for axe-core
+    await page.evaluate(AXE);
+    const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    assert.deepEqual(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id), []);
+    await context.close();
+  });
+
+  it('says so too where a server does not deliver the page\'s module', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.route('**/app.js', (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await page.goto(url);
+    await page.waitForSelector('#engine.bad', { timeout: 10_000 });
+    assert.match(await page.textContent('#engine'), /^The page’s scripts could not be loaded from this address.*scripts\/serve\.sh/);
     await context.close();
   });
 });
