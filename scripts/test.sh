@@ -2,11 +2,11 @@
 # Sets up what is missing and runs every test: formatting and lints, the
 # freshness of the generated tables, the native suite (once per x86-64
 # backend), the declared rust-version, cargo package and publish --dry-run,
-# the fuzz targets' build, aarch64 and s390x under QEMU, the wasm build in
-# Node and headless Chromium, the JS wrapper and the packed tarball, and the
-# checker page in Chromium.
+# the fuzz targets' build, the C library (installed, then its C tests),
+# aarch64 and s390x under QEMU, the wasm build in Node and headless Chromium,
+# the JS wrapper and the packed tarball, and the checker page in Chromium.
 #   scripts/test.sh            everything
-#   scripts/test.sh native     one stage: native | cross | wasm | browser
+#   scripts/test.sh native     one stage: native | c | cross | wasm | browser
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 export CARGO_TERM_COLOR=never
@@ -44,6 +44,15 @@ native() {
 # The rust-version Cargo.toml declares.
 msrv() { sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -n1; }
 
+c() {
+  say "the C library: installed, then its C tests (tests/c/run.sh)"
+  scripts/setup.sh native
+  command -v pkg-config >/dev/null || apt_install pkg-config
+  command -v g++ >/dev/null || apt_install g++
+  tests/c/run.sh
+  passed=$((passed + 1))
+}
+
 cross() {
   say "backends one by one, and aarch64 / s390x under QEMU"
   scripts/cross-test.sh
@@ -63,11 +72,11 @@ browser() {
 }
 
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(native cross wasm browser)
+[ ${#stages[@]} -gt 0 ] || stages=(native c cross wasm browser)
 for s in "${stages[@]}"; do
   case "$s" in
-    native | cross | wasm | browser) "$s" ;;
-    *) echo "usage: $0 [native|cross|wasm|browser]..." >&2; exit 2 ;;
+    native | c | cross | wasm | browser) "$s" ;;
+    *) echo "usage: $0 [native|c|cross|wasm|browser]..." >&2; exit 2 ;;
   esac
 done
 say "all stages green"

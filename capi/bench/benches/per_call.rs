@@ -1,0 +1,157 @@
+//! What a C caller pays per message: `SHA1DCInit` + `SHA1DCUpdate` +
+//! `SHA1DCFinal` through libsha1detectcoll's C ABI (called through
+//! function pointers, as from a C program), against the Rust `Hasher`
+//! (`new` + `update` + `finalize`) and the `sha1dc` crate's `Hasher`, at
+//! 64 B (git's small objects), 300 B and 1 KiB; then plain SHA-1 through
+//! the C ABI (`SHA1DC_OPT_NO_DETECT_COLL`) against the `sha1` crate at
+//! 16 KiB. Interleaved rounds; medians; ratios against the C ABI.
+//!   cargo bench -p sha1dc-wasm-capi-bench --bench per_call [-- ROUNDS]
+
+use std::hint::black_box;
+use std::mem::MaybeUninit;
+use std::os::raw::{c_char, c_int, c_uint};
+use std::time::Instant;
+
+use sha1::Digest as _;
+use sha1detectcoll::{
+    SHA1DCFinal, SHA1DCInit, SHA1DCInitWithOptions, SHA1DCSetSafeHash, SHA1DCUpdate, Sha1Ctx,
+};
+
+type Init = unsafe extern "C" fn(*mut Sha1Ctx);
+type InitWith = unsafe extern "C" fn(*mut Sha1Ctx, c_uint) -> c_int;
+type SetSafeHash = unsafe extern "C" fn(*mut Sha1Ctx, c_int);
+type Update = unsafe extern "C" fn(*mut Sha1Ctx, *const c_char, usize);
+type Final = unsafe extern "C" fn(*mut u8, *mut Sha1Ctx) -> c_int;
+
+/// Hashes a message, returning a byte of the digest.
+type Run = Box<dyn Fn(&[u8]) -> u8>;
+
+struct Contender {
+    name: &'static str,
+    run: Run,
+}
+
+/// The C ABI: `git`, git's calls (safe hash off); `options`, the
+/// extension's init with options (None: SHA1DCInit alone).
+fn c_abi(git: bool, options: Option<c_uint>) -> Run {
+    let init: Init = black_box(SHA1DCInit);
+    let init_with: InitWith = black_box(SHA1DCInitWithOptions);
+    let set_safe_hash: SetSafeHash = black_box(SHA1DCSetSafeHash);
+    let update: Update = black_box(SHA1DCUpdate);
+    let finish: Final = black_box(SHA1DCFinal);
+    Box::new(move |msg| {
+        let mut ctx = MaybeUninit::<Sha1Ctx>::uninit();
+        let mut out = [0u8; 20];
+        // SAFETY: a writable context, `msg.len()` bytes, 20 bytes out.
+        unsafe {
+            match options {
+                Some(o) => {
+                    init_with(ctx.as_mut_ptr(), o);
+                }
+                None => init(ctx.as_mut_ptr()),
+            }
+            if git {
+                set_safe_hash(ctx.as_mut_ptr(), 0);
+            }
+            update(ctx.as_mut_ptr(), msg.as_ptr().cast(), msg.len());
+            finish(out.as_mut_ptr(), ctx.as_mut_ptr());
+        }
+        out[0]
+    })
+}
+
+fn contenders() -> Vec<Contender> {
+    vec![
+        Contender {
+            name: "C ABI: Init+Update+Final",
+            run: c_abi(false, None),
+        },
+        Contender {
+            name: "C ABI: git's (safe hash off)",
+            run: c_abi(true, None),
+        },
+        Contender {
+            name: "Rust Hasher",
+            run: Box::new(|msg| {
+                let mut h = sha1dc_wasm::Hasher::new();
+                h.update(msg);
+                h.finalize().digest().as_bytes()[0]
+            }),
+        },
+        Contender {
+            name: "sha1dc crate Hasher",
+            run: Box::new(|msg| {
+                let mut h = sha1dc::Hasher::new();
+                h.update(msg);
+                let d: [u8; 20] = h.finalize().expect("no collision").into();
+                d[0]
+            }),
+        },
+    ]
+}
+
+/// Median nanoseconds per message of each contender over `rounds`
+/// interleaved rounds of about 20 ms each.
+fn measure(contenders: &[Contender], msg: &[u8], rounds: usize) -> Vec<f64> {
+    let iters = (20_000_000 / (msg.len() + 200)).max(100);
+    let mut times = vec![Vec::new(); contenders.len()];
+    for _ in 0..rounds {
+        for (c, t) in contenders.iter().zip(&mut times) {
+            let start = Instant::now();
+            let mut acc = 0u8;
+            for _ in 0..iters {
+                acc ^= (c.run)(black_box(msg));
+            }
+            black_box(acc);
+            t.push(start.elapsed().as_nanos() as f64 / iters as f64);
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            t[t.len() / 2]
+        })
+        .collect()
+}
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(11);
+    let backend = sha1dc_wasm::Hasher::new().backend();
+    println!("per-call cost, median of {rounds} interleaved rounds (backend {backend})");
+    println!("ratio: speed against the C ABI's Init+Update+Final (>1: faster)");
+    let all = contenders();
+    for len in [64usize, 300, 1024] {
+        let msg: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8).collect();
+        let ns = measure(&all, &msg, rounds);
+        println!("\n{len} B");
+        for (c, t) in all.iter().zip(&ns) {
+            println!("  {:<30} {:>8.1} ns   {:.2}x", c.name, t, ns[0] / t);
+        }
+    }
+
+    let plain = [
+        Contender {
+            name: "C ABI, SHA1DC_OPT_NO_DETECT_COLL",
+            run: c_abi(false, Some(4)),
+        },
+        Contender {
+            name: "sha1 crate (no detection)",
+            run: Box::new(|msg| sha1::Sha1::digest(msg)[0]),
+        },
+        Contender {
+            name: "C ABI, detection (default)",
+            run: c_abi(false, None),
+        },
+    ];
+    let msg: Vec<u8> = (0..16384usize).map(|i| (i * 131 + 7) as u8).collect();
+    let ns = measure(&plain, &msg, rounds);
+    println!("\n16 KiB, plain SHA-1");
+    for (c, t) in plain.iter().zip(&ns) {
+        let gbs = msg.len() as f64 / t;
+        println!("  {:<34} {:>6.2} GB/s   {:.2}x", c.name, gbs, ns[0] / t);
+    }
+}

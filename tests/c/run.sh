@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The C library's tests (scripts/test.sh c): installs the library into a
+# temporary PREFIX with scripts/install-c.sh, then compiles the programs of
+# tests/c against the INSTALLED headers and library (pkg-config) and runs
+# them linked dynamically, linked statically, and once under AddressSanitizer
+# and UBSan; checks the headers as C90 and C++, the exported symbols and the
+# soname.  Also the Rust side: clippy, fmt, the crate's unit tests, and the
+# oracle of the differential test (tests/c/oracle.rs).
+#   tests/c/run.sh [SEED]      (the differential test's seed; default: random)
+set -euo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+seed=${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+say "capi: cargo fmt, clippy, unit tests"
+cargo fmt --check -p sha1dc-wasm-capi
+cargo clippy --quiet -p sha1dc-wasm-capi --all-targets -- -D warnings
+cargo test --quiet -p sha1dc-wasm-capi --lib
+
+scripts/install-c.sh "$work/prefix"
+export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
+libdir=$(pkg-config --variable=libdir sha1detectcoll)
+cflags=$(pkg-config --cflags sha1detectcoll)
+dynamic="$(pkg-config --libs sha1detectcoll) -Wl,-rpath,$libdir"
+# The archive by name, and what it needs (Libs.private).
+static=$(pkg-config --static --libs sha1detectcoll | sed 's/-lsha1detectcoll/-l:libsha1detectcoll.a/')
+
+say "exported symbols and soname"
+expected="SHA1DCFinal SHA1DCHash SHA1DCHashMany SHA1DCInit SHA1DCInitWithOptions SHA1DCSetCallback SHA1DCSetDetectReducedRoundCollision SHA1DCSetSafeHash SHA1DCSetUseDetectColl SHA1DCSetUseUBC SHA1DCUpdate"
+exported=$(nm -D --defined-only "$libdir/libsha1detectcoll.so.1.0.0" | awk '{print $3}' | sort | xargs)
+if [ "$exported" != "$expected" ]; then
+  echo "exported: $exported" >&2
+  echo "expected: $expected" >&2
+  exit 1
+fi
+readelf -d "$libdir/libsha1detectcoll.so.1.0.0" | grep -q 'SONAME.*\[libsha1detectcoll\.so\.1\]'
+[ "$(readlink "$libdir/libsha1detectcoll.so.1")" = libsha1detectcoll.so.1.0.0 ]
+echo "11 symbols, soname libsha1detectcoll.so.1"
+
+say "the headers as C90 (-pedantic -Werror) and C++"
+# shellcheck disable=SC2086 # the flags are lists
+gcc -std=c90 -pedantic -Werror -Wall -Wextra $cflags -o "$work/h90" tests/c/header_c90.c $dynamic
+# shellcheck disable=SC2086
+g++ -std=c++11 -pedantic -Werror -Wall -Wextra $cflags -o "$work/hxx" tests/c/header_cxx.cpp $dynamic
+"$work/h90"
+"$work/hxx"
+echo "ok"
+
+say "the differential test's oracle (seed $seed)"
+cargo run --quiet --release -p sha1dc-wasm-capi --example c-oracle -- "$seed" 300 tests/data >"$work/oracle.txt"
+mkdir "$work/ctrl"
+python3 tests/data/gen_controls.py "$work/ctrl" >/dev/null
+
+# Compiles the three test programs as $work/NAME-$1 with the flags after it.
+build() {
+  local kind=$1 t
+  shift
+  for t in kat differential api; do
+    # shellcheck disable=SC2086
+    gcc -std=c99 -O2 -g -Wall -Wextra -Werror -Wno-unused-function -pthread $cflags \
+      -o "$work/$t-$kind" "tests/c/$t.c" "$@"
+  done
+}
+run() {
+  "$work/kat-$1" tests/data "$work/ctrl"
+  "$work/differential-$1" "$work/oracle.txt" "$seed"
+  "$work/api-$1" tests/data
+}
+
+say "linked dynamically"
+# shellcheck disable=SC2086
+build dynamic $dynamic
+readelf -d "$work/api-dynamic" | grep -q 'NEEDED.*\[libsha1detectcoll\.so\.1\]'
+run dynamic
+
+say "linked statically"
+# shellcheck disable=SC2086
+build static $static
+if readelf -d "$work/api-static" | grep -q libsha1detectcoll; then
+  echo "the static build loads the shared library" >&2
+  exit 1
+fi
+run static
+
+say "AddressSanitizer and UBSan"
+# shellcheck disable=SC2086
+build asan -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $dynamic
+SHA1DC_TEST_NO_BIG=1 run asan
