@@ -15,8 +15,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 say "capi: cargo fmt, clippy, unit tests"
-cargo fmt --check -p sha1dc-wasm-capi
-cargo clippy --quiet -p sha1dc-wasm-capi --all-targets -- -D warnings
+cargo fmt --check -p sha1dc-wasm-capi -p sha1dc-wasm-capi-bench
+cargo clippy --quiet -p sha1dc-wasm-capi -p sha1dc-wasm-capi-bench --all-targets -- -D warnings
 cargo test --quiet -p sha1dc-wasm-capi --lib
 
 scripts/install-c.sh "$work/prefix"
@@ -35,7 +35,7 @@ if [ "$exported" != "$expected" ]; then
   echo "expected: $expected" >&2
   exit 1
 fi
-readelf -d "$libdir/libsha1detectcoll.so.1.0.0" | grep -q 'SONAME.*\[libsha1detectcoll\.so\.1\]'
+readelf -d "$libdir/libsha1detectcoll.so.1.0.0" | grep 'SONAME.*\[libsha1detectcoll\.so\.1\]' >/dev/null
 [ "$(readlink "$libdir/libsha1detectcoll.so.1")" = libsha1detectcoll.so.1.0.0 ]
 echo "11 symbols, soname libsha1detectcoll.so.1"
 
@@ -47,6 +47,17 @@ g++ -std=c++11 -pedantic -Werror -Wall -Wextra $cflags -o "$work/hxx" tests/c/he
 "$work/h90"
 "$work/hxx"
 echo "ok"
+
+say "the README's C example"
+awk '/^## C \(libsha1detectcoll\)/ { c = 1 } c && /^```c$/ { p = 1; next } p && /^```$/ { exit } p' \
+  README.md >"$work/example.c"
+# shellcheck disable=SC2086
+gcc -Wall -Werror -o "$work/example" "$work/example.c" $cflags $dynamic
+status=0
+line=$("$work/example" tests/data/shattered-1.pdf) || status=$?
+[ "$line $status" = "16e96b70000dd1e7c85b8368ee197754400e58ec *coll* tests/data/shattered-1.pdf 3" ] ||
+  { echo "the example printed: $line (status $status)" >&2; exit 1; }
+echo "$line"
 
 say "the differential test's oracle (seed $seed)"
 cargo run --quiet --release -p sha1dc-wasm-capi --example c-oracle -- "$seed" 300 tests/data >"$work/oracle.txt"
@@ -72,13 +83,13 @@ run() {
 say "linked dynamically"
 # shellcheck disable=SC2086
 build dynamic $dynamic
-readelf -d "$work/api-dynamic" | grep -q 'NEEDED.*\[libsha1detectcoll\.so\.1\]'
+readelf -d "$work/api-dynamic" | grep 'NEEDED.*\[libsha1detectcoll\.so\.1\]' >/dev/null
 run dynamic
 
 say "linked statically"
 # shellcheck disable=SC2086
 build static $static
-if readelf -d "$work/api-static" | grep -q libsha1detectcoll; then
+if readelf -d "$work/api-static" | grep libsha1detectcoll >/dev/null; then
   echo "the static build loads the shared library" >&2
   exit 1
 fi

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The binary drop-in check: programs compiled against the REFERENCE's header
+# (sha1collisiondetection, unpacked at REFERENCE_DIR: lib/sha1.h, lib/*.c,
+# src/main.c, test/) and linked against its own libsha1detectcoll.so.1 run
+# unchanged with this library's in its place (LD_LIBRARY_PATH):
+#  - the reference's sha1dcsum and sha1dcsum_partialcoll (its src/main.c) on
+#    the known answers of its Makefile's `test` target and on every file of
+#    its test/ and of tests/data, output compared line by line;
+#  - tests/c/dropin.c: every file in the 16 combinations of the setters,
+#    random chunkings and memcpy clones, output compared.
+#   scripts/c-dropin.sh REFERENCE_DIR
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+  "" | -*) usage >&2; exit 2 ;;
+esac
+ref=$(cd "$1" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+scripts/install-c.sh "$work/ours" >/dev/null
+
+say "the reference's library, and its programs linked against it"
+mkdir -p "$work/ref"
+gcc -O2 -fPIC -shared -Wl,-soname,libsha1detectcoll.so.1 -o "$work/ref/libsha1detectcoll.so.1" \
+  "$ref/lib/sha1.c" "$ref/lib/ubc_check.c"
+ln -s libsha1detectcoll.so.1 "$work/ref/libsha1detectcoll.so"
+mkdir -p "$work/bin"
+gcc -O2 -I"$ref/lib" -o "$work/bin/sha1dcsum" "$ref/src/main.c" -L"$work/ref" -lsha1detectcoll
+cp "$work/bin/sha1dcsum" "$work/bin/sha1dcsum_partialcoll"
+# <sha1dc/sha1.h> is the reference's header here.
+mkdir -p "$work/inc/sha1dc"
+cp "$ref/lib/sha1.h" "$work/inc/sha1dc/"
+gcc -O2 -std=c99 -I"$work/inc" -o "$work/bin/dropin" tests/c/dropin.c -L"$work/ref" -lsha1detectcoll
+for b in sha1dcsum dropin; do
+  readelf -d "$work/bin/$b" | grep 'NEEDED.*\[libsha1detectcoll\.so\.1\]' >/dev/null
+done
+echo "ok: they need libsha1detectcoll.so.1"
+
+# `run LIBDIR`: everything, with the library in LIBDIR.
+run() {
+  local lib=$1 f
+  export LD_LIBRARY_PATH=$lib
+  (cd "$ref" && for f in test/*; do "$work/bin/sha1dcsum" "$f"; "$work/bin/sha1dcsum_partialcoll" "$f"; done)
+  for f in tests/data/*.bin tests/data/*.pdf; do "$work/bin/sha1dcsum" "$f"; done
+  "$work/bin/dropin" "$ref"/test/* tests/data/*.bin
+}
+say "the reference's known answers (its Makefile's test target) with this library"
+export LD_LIBRARY_PATH=$work/ours/lib
+sum() { (cd "$ref" && "$work/bin/$1" "$2" | cut -d' ' -f1); }
+check() {
+  [ "$(sum "$2" "$3")" = "$1" ] || { echo "FAILED: $2 $3 is not $1" >&2; exit 1; }
+  echo "ok  $1  $2 $3"
+}
+check a56374e1cf4c3746499bc7c0acb39498ad2ee185 sha1dcsum test/sha1_reducedsha_coll.bin
+check 16e96b70000dd1e7c85b8368ee197754400e58ec sha1dcsum test/shattered-1.pdf
+check e1761773e6a35916d99f891b77663e6405313587 sha1dcsum test/shattered-2.pdf
+check dd39885a2a5d8f59030b451e00cb45da9f9d3828 sha1dcsum_partialcoll test/sha1_reducedsha_coll.bin
+check d3a1d09969c3b57113fd17b23e01dd3de74a99bb sha1dcsum_partialcoll test/shattered-1.pdf
+check 92246b0b718f4c704d37bb025717cbc66babf102 sha1dcsum_partialcoll test/shattered-2.pdf
+ldd "$work/bin/sha1dcsum" | grep sha1detectcoll
+
+say "the same programs with each library: outputs compared"
+run "$work/ref" >"$work/with-reference.txt"
+run "$work/ours/lib" >"$work/with-ours.txt"
+if ! diff "$work/with-reference.txt" "$work/with-ours.txt"; then
+  echo "FAILED: the outputs differ" >&2
+  exit 1
+fi
+grep -c . "$work/with-ours.txt" | xargs echo "ok: identical outputs, lines:"
+grep -m1 sizeof "$work/with-ours.txt"
+grep -c '\*coll\*' "$work/with-ours.txt" | xargs echo "collisions reported by sha1dcsum:"
