@@ -12,10 +12,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-case "${1:-}" in
-  -h | --help) usage; exit 0 ;;
-  "" | -*) usage >&2; exit 2 ;;
-esac
+path_arg "$@"
 ref=$(cd "$1" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

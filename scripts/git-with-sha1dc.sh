@@ -22,10 +22,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-case "${1:-}" in
-  -h | --help) usage; exit 0 ;;
-  "" | -*) usage >&2; exit 2 ;;
-esac
+path_arg "$@"
 src=$(cd "$1" && pwd)
 pack=${2:+$(cd "$(dirname "$2")" && pwd)/$(basename "$2")}
 work=${WORK:-/tmp/git-with-sha1dc}

@@ -8,10 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-case "${1:-}" in
-  -h | --help) usage; exit 0 ;;
-  "" | -*) usage >&2; exit 2 ;;
-esac
+path_arg "$@"
 mkdir -p "$1"
 prefix=$(cd "$1" && pwd)
 

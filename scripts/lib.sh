@@ -13,6 +13,15 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
 # line), for -h/--help.
 usage() { awk 'NR == 1 { next } /^#/ { print; next } { exit }' "$0"; }
 
+# Scripts whose first argument is a required path (`path_arg "$@"`):
+# -h/--help prints the header comment; none, or an option, is a usage error.
+path_arg() {
+  case "${1:-}" in
+    -h | --help) usage; exit 0 ;;
+    "" | -*) usage >&2; exit 2 ;;
+  esac
+}
+
 # Arguments of the scripts that build the npm package before using it
 # (serve.sh, test-browser.sh): --no-build sets build=0, -h/--help prints the
 # header comment. `parse_build_args NAME "$@"`; NAME prefixes the error.
