@@ -2,6 +2,7 @@
 
 use std::ffi::OsStr;
 use std::fs;
+use std::process::Command;
 
 use crate::common::data_dir;
 use crate::common::tempdir::TempDir;
@@ -190,4 +191,116 @@ fn check_ignore_missing_empty_lists_and_nul_lines() {
     let o = run_in(&tmp.0, ["-c", "-z", "ZSUMS"], None);
     assert_eq!(stdout(&o), "a: OK\n\\new\\nline: OK\n");
     assert_eq!(code(&o), 0);
+}
+
+/// SHAttered's first file, flagged: its safe hash and its plain SHA-1.
+const SHATTERED_SAFE: &str = "16e96b70000dd1e7c85b8368ee197754400e58ec";
+
+/// Both BSD forms of a flagged line are read and their file checked: ours,
+/// `SHA1 (f) = <hex> *coll*`, and Debian's sha1cdsum's, `SHA1 (f) = *coll*
+/// <hex>` (which was taken for an improperly formatted line, exit 0).
+#[test]
+fn check_reads_both_flagged_tag_forms() {
+    let tmp = TempDir::new("check-tag-forms");
+    fs::copy(data_dir().join("shattered-1.pdf"), tmp.0.join("s.pdf")).unwrap();
+    for form in [
+        format!("SHA1 (s.pdf) = {SHATTERED_SAFE} *coll*\n"),
+        format!("SHA1 (s.pdf) = *coll* {SHATTERED_SAFE}\n"),
+    ] {
+        let o = check_abc(&tmp, &[], &format!("{GOOD}{form}"));
+        assert_eq!(stdout(&o), "a: OK\ns.pdf: COLLISION\n", "{form}");
+        assert_eq!(
+            stderr(&o),
+            "sha1dcsum: WARNING: 1 listed file is half of a SHA-1 collision\n"
+        );
+        assert_eq!(code(&o), 3, "{form}");
+    }
+}
+
+/// A SHA1 line that names a file but whose checksum is in no known form:
+/// the file is still checked for a collision, and the line is reported
+/// whatever the options (GNU only counts it); --strict fails on it.
+#[test]
+fn check_lines_with_an_unreadable_checksum_still_check_their_file() {
+    let tmp = TempDir::new("check-unreadable");
+    fs::copy(data_dir().join("shattered-1.pdf"), tmp.0.join("s.pdf")).unwrap();
+    let sums = format!("{GOOD}SHA1 (s.pdf) = *COLL* {SHATTERED_SAFE}\nSHA1 (a) = 42\n");
+    let o = check_abc(&tmp, &[], &sums);
+    assert_eq!(stdout(&o), "a: OK\ns.pdf: COLLISION\n");
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: -: 2: improperly formatted SHA1 checksum line for s.pdf; \
+         checked for a collision only\n\
+         sha1dcsum: -: 3: improperly formatted SHA1 checksum line for a; \
+         checked for a collision only\n\
+         sha1dcsum: WARNING: 2 lines are improperly formatted\n\
+         sha1dcsum: WARNING: 1 listed file is half of a SHA-1 collision\n"
+    );
+    assert_eq!(code(&o), 3);
+    let o = check_abc(&tmp, &["--strict"], &sums);
+    assert_eq!(code(&o), 1);
+    // A clean file: nothing to say on standard output, status 0.
+    let o = check_abc(&tmp, &[], &format!("{GOOD}SHA1 (a) = 42\n"));
+    assert_eq!(stdout(&o), "a: OK\n");
+    assert_eq!(code(&o), 0);
+    // Alone in its list: the file is checked, then no valid line (1).
+    let o = check_abc(&tmp, &["--status"], "SHA1 (s.pdf) = ?\n");
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "sha1dcsum: standard input: no properly formatted SHA1 checksum lines found\n"
+    );
+    assert_eq!(code(&o), 1);
+    let o = check_abc(&tmp, &[], "SHA1 (s.pdf) = ?\n");
+    assert_eq!(stdout(&o), "s.pdf: COLLISION\n");
+}
+
+/// `<hex> *coll* x` is both the line of a flagged `x` (the original tool's
+/// and ours) and GNU's binary line for a file named `coll* x`. A list is
+/// read back as its writer meant: GNU's when only `coll* x` exists, ours
+/// otherwise; and sha1dcsum writes such a name in text mode, which reads
+/// the same to GNU and to us whatever exists.
+#[cfg(unix)]
+#[test]
+fn check_reads_coll_star_names_as_meant() {
+    let tmp = TempDir::new("check-coll-name");
+    tmp.write("coll* x", b"abc");
+    let abc = "a9993e364706816aba3e25717850c26c9cd0d89d";
+    let gnu_line = format!("{abc} *coll* x\n");
+    let check = |sums: &str| run_in(&tmp.0, ["-c", "-"], Some(sums.as_bytes()));
+    let o = check(&gnu_line);
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("coll* x: OK\n", 0));
+    let ours = run_in(&tmp.0, ["-b", "coll* x"], None);
+    assert_eq!(stdout(&ours), format!("{abc}  coll* x\n"));
+
+    // With a flagged `x` beside it, both lines of a list we make.
+    fs::copy(data_dir().join("shattered-1.pdf"), tmp.0.join("x")).unwrap();
+    let made = run_in(&tmp.0, ["-b", "coll* x", "x"], None);
+    let list = stdout(&made);
+    assert_eq!(list, format!("{abc}  coll* x\n{SHATTERED_SAFE} *coll* x\n"));
+    let o = check(&list);
+    assert_eq!(stdout(&o), "coll* x: OK\nx: COLLISION\n");
+    assert_eq!(code(&o), 3);
+    // GNU's line, `x` present: read as ours, and `x` is checked (never an
+    // OK for the wrong file).
+    let o = check(&gnu_line);
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("x: COLLISION\n", 3));
+
+    if !gnu_sha1sum() {
+        return;
+    }
+    let gnu = Command::new("sha1sum")
+        .args(["-b", "coll* x"])
+        .current_dir(&tmp.0)
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&gnu), gnu_line, "what GNU writes");
+    // GNU reads our line for `coll* x` as meant.
+    tmp.write("SUMS", format!("{abc}  coll* x\n").as_bytes());
+    let o = Command::new("sha1sum")
+        .args(["-c", "--strict", "SUMS"])
+        .current_dir(&tmp.0)
+        .output()
+        .unwrap();
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("coll* x: OK\n", 0));
 }

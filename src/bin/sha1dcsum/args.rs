@@ -85,7 +85,8 @@ pub const OPTIONS: &[Opt] = &[
     Opt {
         long: "binary",
         short: Some(b'b'),
-        help: "print ` *` before the name (the input is read the same)",
+        help: "print ` *` before the name (the input is read the same), \
+               except before a name starting with `coll* ` (see below)",
         section: Section::Hashing,
         action: Action::Set(|o| o.binary = Some(true)),
     },
@@ -197,11 +198,12 @@ pub const OPTIONS: &[Opt] = &[
         long: "check",
         short: Some(b'c'),
         help: "read checksum lines from the FILEs and check them: lines \
-               of sha1sum (text or binary), of --tag, and sha1dcsum's \
-               own *coll* lines; prints `<name>: OK`, `<name>: FAILED`, \
-               `<name>: FAILED open or read`, or `<name>: COLLISION` \
-               for a file in which a collision is detected (never OK, \
-               whatever its line says)",
+               of sha1sum (text or binary), of --tag, and the *coll* lines \
+               of sha1dcsum, of the original C tool and of Debian's \
+               sha1cdsum (`SHA1 (<name>) = *coll* <hex>`); prints \
+               `<name>: OK`, `<name>: FAILED`, `<name>: FAILED open or read`, \
+               or `<name>: COLLISION` for a file in which a collision is \
+               detected (never OK, whatever its line says)",
         section: Section::Checking,
         action: Action::Set(|o| o.check = true),
     },

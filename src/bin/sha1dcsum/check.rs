@@ -1,6 +1,8 @@
 //! `--check`: verify the files a checksum list names, as GNU `sha1sum -c`
 //! does, with one more verdict: COLLISION, for a file in which a collision
-//! attack is detected now, whatever its line records (never OK).
+//! attack is detected now, whatever its line records (never OK). A line
+//! that names a file but records no checksum read here still has its file
+//! checked for a collision, and is reported.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -12,8 +14,36 @@ use sha1dc_wasm::Builder;
 use crate::args::Options;
 use crate::batch;
 use crate::input::{Failure, describe};
-use crate::lines::{self, Entry};
+use crate::lines::{self, Line};
 use crate::output::{Output, exit_status, output_error};
+
+/// A line of a list that names a file: the name, and the checksum the line
+/// records, or `None` when it could not be read (the file is then checked
+/// for a collision only).
+struct Listed {
+    name: Vec<u8>,
+    digest: Option<[u8; 20]>,
+}
+
+/// What checking one listed file found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Ok,
+    Failed,
+    Unreadable,
+    Collision,
+}
+
+impl Verdict {
+    fn text(self) -> &'static [u8] {
+        match self {
+            Verdict::Ok => b"OK",
+            Verdict::Failed => b"FAILED",
+            Verdict::Unreadable => b"FAILED open or read",
+            Verdict::Collision => b"COLLISION",
+        }
+    }
+}
 
 /// Counts over one list.
 #[derive(Default)]
@@ -23,6 +53,23 @@ struct Tally {
     mismatched: u64,
     collisions: u64,
     verified: u64,
+}
+
+impl Tally {
+    fn count(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::Ok => self.verified += 1,
+            Verdict::Failed => {
+                self.verified += 1;
+                self.mismatched += 1;
+            }
+            Verdict::Unreadable => self.unreadable += 1,
+            Verdict::Collision => {
+                self.verified += 1;
+                self.collisions += 1;
+            }
+        }
+    }
 }
 
 /// The name from a checksum line as a path.
@@ -36,6 +83,12 @@ fn os_name(name: &[u8]) -> OsString {
     {
         OsString::from(String::from_utf8_lossy(name).into_owned())
     }
+}
+
+/// Whether a list's name is there to read: standard input, or a directory
+/// entry (a dangling symbolic link is one).
+fn exists(name: &[u8]) -> bool {
+    name == b"-" || std::fs::symlink_metadata(os_name(name)).is_ok()
 }
 
 /// A name as a status line shows it: escaped with a leading `\` when it has
@@ -59,41 +112,56 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     }
 }
 
-/// Reads a checksum list: the entries, with the numbers of their lines, and
-/// how many lines were improperly formatted (each reported with `--warn`).
+/// Reads a checksum list: the files its lines name, and how many lines
+/// were improperly formatted (reported with `--warn`; those that name a
+/// file, always).
 fn read_list(
     list: &OsStr,
     reader: &mut dyn Read,
     options: &Options,
     out: &mut Output,
-) -> io::Result<(Vec<Entry>, u64)> {
+) -> io::Result<(Vec<Listed>, u64)> {
     let delimiter = if options.zero { 0 } else { b'\n' };
     let mut reader = BufReader::new(reader);
-    let mut entries = Vec::new();
+    let mut listed = Vec::new();
     let mut improper = 0;
     let mut line = Vec::new();
     let mut number = 0u64;
-    loop {
-        line.clear();
-        if reader.read_until(delimiter, &mut line)? == 0 {
-            break;
-        }
+    let list = list.to_string_lossy();
+    while reader.read_until(delimiter, &mut line)? > 0 {
         number += 1;
         let text = line.strip_suffix(&[delimiter]).unwrap_or(&line);
         match lines::parse_line(text) {
-            Some(entry) => entries.push(entry),
-            None => {
+            Line::Entry(entry) => {
+                let entry = lines::resolve(entry, exists);
+                listed.push(Listed {
+                    name: entry.name,
+                    digest: Some(entry.digest),
+                });
+            }
+            Line::Unreadable(name) => {
+                improper += 1;
+                if !options.status {
+                    out.error(format_args!(
+                        "{list}: {number}: improperly formatted SHA1 checksum line for {}; \
+                         checked for a collision only",
+                        String::from_utf8_lossy(&shown(&name))
+                    ))?;
+                }
+                listed.push(Listed { name, digest: None });
+            }
+            Line::Improper => {
                 improper += 1;
                 if options.warn {
                     out.error(format_args!(
-                        "{}: {number}: improperly formatted SHA1 checksum line",
-                        list.to_string_lossy()
+                        "{list}: {number}: improperly formatted SHA1 checksum line"
                     ))?;
                 }
             }
         }
+        line.clear();
     }
-    Ok((entries, improper))
+    Ok((listed, improper))
 }
 
 /// Checks every list; the exit status.
@@ -116,12 +184,12 @@ pub fn run(options: &Options, builder: Builder, lists: &[&OsStr]) -> ExitCode {
     exit_status(failed, collided)
 }
 
-/// Opens a list (`-` is standard input) and reads its entries.
+/// Opens a list (`-` is standard input) and reads it.
 fn read_named_list(
     list: &OsStr,
     options: &Options,
     out: &mut Output,
-) -> io::Result<(Vec<Entry>, u64)> {
+) -> io::Result<(Vec<Listed>, u64)> {
     let mut reader: Box<dyn Read> = if list == "-" {
         Box::new(io::stdin().lock())
     } else {
@@ -138,7 +206,7 @@ fn check_list(
     list: &OsStr,
     out: &mut Output,
 ) -> io::Result<(bool, bool)> {
-    let (entries, improper) = match read_named_list(list, options, out) {
+    let (listed, improper) = match read_named_list(list, options, out) {
         Ok(read) => read,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
         Err(e) => {
@@ -151,13 +219,14 @@ fn check_list(
     } else {
         list.to_string_lossy()
     };
-    if entries.is_empty() {
+    // Even with no checksum to compare, the files named get their collision check.
+    let mut tally = verify(options, builder, &listed, out)?;
+    if listed.iter().all(|l| l.digest.is_none()) {
         out.error(format_args!(
             "{list_name}: no properly formatted SHA1 checksum lines found"
         ))?;
-        return Ok((true, false));
+        return Ok((true, tally.collisions > 0));
     }
-    let mut tally = verify(options, builder, &entries, out)?;
     tally.improper = improper;
     if !options.status {
         warn(&tally, out)?;
@@ -171,44 +240,32 @@ fn check_list(
     Ok((failed, tally.collisions > 0))
 }
 
-/// Hashes the files the entries name and prints a status line for each
-/// (as the options allow); the counts. An error is a failed write.
+/// Hashes the files a list names and prints a status line for each (as
+/// the options allow); the counts. An error is a failed write.
 fn verify(
     options: &Options,
     builder: Builder,
-    entries: &[Entry],
+    listed: &[Listed],
     out: &mut Output,
 ) -> io::Result<Tally> {
-    let names: Vec<OsString> = entries.iter().map(|e| os_name(&e.name)).collect();
+    let names: Vec<OsString> = listed.iter().map(|l| os_name(&l.name)).collect();
     // Standard input named in a list read from standard input is empty by
     // then; named twice, it is read once, in order.
     let names: Vec<&OsStr> = names.iter().map(OsString::as_os_str).collect();
     let jobs = crate::run::jobs(options, &names);
     let mut tally = Tally::default();
     let mut write_error = None;
-    let mut status = Vec::new();
     batch::hash_all(&names, jobs, builder, options.git_blob, |i, result| {
-        let entry = &entries[i];
-        if let Err(failure) = &result
-            && !options.status
-            && !(options.ignore_missing && failure.is_missing())
-            && let Err(e) = report(out, &entry.name, failure)
-        {
-            write_error = Some(e);
-            return false;
-        }
-        let Some(verdict) = verdict(options, entry, &result, &mut tally) else {
+        let Some(verdict) = verdict(options, &listed[i], &result) else {
             return true;
         };
-        status.clear();
-        status.extend_from_slice(&shown(&entry.name));
-        status.extend_from_slice(b": ");
-        status.extend_from_slice(verdict);
-        status.push(b'\n');
+        tally.count(verdict);
+        if options.status || (verdict == Verdict::Ok && options.quiet) {
+            return true;
+        }
+        let written = print_verdict(out, &listed[i].name, verdict, result.err());
         // A failed write stops the run: nobody reads the rest.
-        out.write(&status)
-            .map_err(|e| write_error = Some(e))
-            .is_ok()
+        written.map_err(|e| write_error = Some(e)).is_ok()
     });
     match write_error {
         Some(e) => Err(e),
@@ -216,37 +273,42 @@ fn verify(
     }
 }
 
-/// What the status line says of a listed file, counted in `tally`; `None`
-/// when nothing is to be printed.
-fn verdict(
-    options: &Options,
-    entry: &Entry,
-    result: &batch::Result,
-    tally: &mut Tally,
-) -> Option<&'static [u8]> {
-    let verdict: &[u8] = match result {
-        Err(failure) if options.ignore_missing && failure.is_missing() => return None,
-        Err(_) => {
-            tally.unreadable += 1;
-            b"FAILED open or read"
+/// What checking a listed file found; `None` when there is nothing to
+/// say: a missing file with `--ignore-missing`, or a file without a
+/// collision whose line records no checksum read here.
+fn verdict(options: &Options, listed: &Listed, result: &batch::Result) -> Option<Verdict> {
+    match (result, listed.digest) {
+        (Ok(hashed), _) if hashed.outcome.collision().is_some() => Some(Verdict::Collision),
+        (_, None) => None,
+        (Err(failure), _) if options.ignore_missing && failure.is_missing() => None,
+        (Err(_), _) => Some(Verdict::Unreadable),
+        (Ok(hashed), Some(digest)) if *hashed.outcome.digest().as_bytes() == digest => {
+            Some(Verdict::Ok)
         }
-        Ok(hashed) => {
-            tally.verified += 1;
-            if hashed.outcome.collision().is_some() {
-                tally.collisions += 1;
-                b"COLLISION"
-            } else if *hashed.outcome.digest().as_bytes() == entry.digest {
-                if options.quiet {
-                    return None;
-                }
-                b"OK"
-            } else {
-                tally.mismatched += 1;
-                b"FAILED"
-            }
-        }
-    };
-    (!options.status).then_some(verdict)
+        (Ok(_), _) => Some(Verdict::Failed),
+    }
+}
+
+/// `<name>: <verdict>`, after the reason on standard error for a file that
+/// could not be read.
+fn print_verdict(
+    out: &mut Output,
+    name: &[u8],
+    verdict: Verdict,
+    failure: Option<Failure>,
+) -> io::Result<()> {
+    let name = shown(name);
+    if let Some(failure) = failure {
+        out.error(format_args!(
+            "{}: {failure}",
+            String::from_utf8_lossy(&name)
+        ))?;
+    }
+    let mut status = name;
+    status.extend_from_slice(b": ");
+    status.extend_from_slice(verdict.text());
+    status.push(b'\n');
+    out.write(&status)
 }
 
 /// GNU's warnings after a list, one for each count that is not zero.
@@ -279,14 +341,6 @@ fn warn(tally: &Tally, out: &mut Output) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The reason a listed file could not be read, on standard error.
-fn report(out: &mut Output, name: &[u8], failure: &Failure) -> io::Result<()> {
-    out.error(format_args!(
-        "{}: {failure}",
-        String::from_utf8_lossy(&shown(name))
-    ))
 }
 
 #[cfg(test)]

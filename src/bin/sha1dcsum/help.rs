@@ -18,7 +18,16 @@ const DESCRIPTION: &[&str] = &[
 ];
 
 /// Paragraphs after the options.
-const NOTES: &[&str] = &["To hash a file named -, write ./-."];
+const NOTES: &[&str] = &[
+    "A line `<hex> *coll* <name>` is read as the line of a flagged <name>, \
+     unless no file <name> exists and one named `coll* <name>` does: then it \
+     is GNU sha1sum's binary-mode line for that file. sha1dcsum never writes \
+     a line that could be either: --binary writes a name starting with \
+     `coll* ` in text mode (`<hex>  coll* <name>`), which GNU reads the same.",
+    "A line `SHA1 (<name>) = ...` whose checksum cannot be read still has its \
+     file checked for a collision, and is reported as improperly formatted.",
+    "To hash a file named -, write ./-.",
+];
 
 /// Each exit status and what it means.
 const EXIT_STATUS: &[(&str, &str)] = &[

@@ -6,8 +6,14 @@
 //!
 //! - GNU: `<hex>  <name>` (text) or `<hex> *<name>` (binary);
 //! - BSD (`--tag`): `SHA1 (<name>) = <hex>`;
-//! - sha1dcsum's flagged lines: `<hex> *coll* <name>` as the original C
-//!   tool prints them, and `SHA1 (<name>) = <hex> *coll*` in the BSD form.
+//! - flagged lines: `<hex> *coll* <name>` as the original C tool prints
+//!   them, and in the BSD form `SHA1 (<name>) = <hex> *coll*` (sha1dcsum)
+//!   or `SHA1 (<name>) = *coll* <hex>` (Debian's `sha1cdsum`).
+//!
+//! `<hex> *coll* <name>` is also GNU's binary line for a file named
+//! `coll* <name>`: [`resolve`] reads it by which of the two files exists,
+//! and sha1dcsum never writes that binary line (it writes such a name in
+//! text mode, which reads the same to GNU).
 //!
 //! A name holding a newline, a carriage return or a backslash is written
 //! escaped (`\n`, `\r`, `\\`) and the line starts with a `\`, as GNU
@@ -40,9 +46,14 @@ pub struct Entry {
 
 /// The marker of a flagged line between digest and name.
 const COLL: &[u8] = b" *coll* ";
-/// The BSD form's algorithm name and its flagged suffix.
+/// What GNU reads as the start of the name in a line with [`COLL`].
+const GNU_COLL: &[u8] = b"coll* ";
+/// The BSD form's algorithm name and what stands between name and digest.
 const TAG: &[u8] = b"SHA1 (";
-const TAG_COLL: &[u8] = b" *coll*";
+const TAG_EQUALS: &[u8] = b") = ";
+/// The BSD form's flagged checksums: `<hex> *coll*` and `*coll* <hex>`.
+const TAG_COLL_AFTER: &[u8] = b" *coll*";
+const TAG_COLL_BEFORE: &[u8] = b"*coll* ";
 
 /// True when `name` must be escaped to stay on one line.
 pub fn needs_escape(name: &[u8]) -> bool {
@@ -114,17 +125,19 @@ pub fn write_line(
         Style::Tag => {
             out.extend_from_slice(TAG);
             push_name(out);
-            out.extend_from_slice(b") = ");
+            out.extend_from_slice(TAG_EQUALS);
             push_hex(out);
             if flagged {
-                out.extend_from_slice(TAG_COLL);
+                out.extend_from_slice(TAG_COLL_AFTER);
             }
         }
         Style::Text | Style::Binary => {
             push_hex(out);
             out.extend_from_slice(match (flagged, style) {
                 (true, _) => COLL,
-                (false, Style::Binary) => b" *",
+                // Its binary line would read as a flagged file: text mode
+                // means the same to GNU without the doubt.
+                (false, Style::Binary) if !name.starts_with(GNU_COLL) => b" *",
                 _ => b"  ",
             });
             push_name(out);
@@ -150,75 +163,142 @@ fn parse_hex(hex: &[u8]) -> Option<[u8; 20]> {
     Some(out)
 }
 
-/// Parses one line (its terminator removed). `None` for a line that is not
-/// a SHA-1 checksum line in any of the formats ("improperly formatted").
+/// What one line of a checksum list is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    Entry(Entry),
+    /// `SHA1 (<name>) = ` and a checksum in no form known here: it names a
+    /// file all the same, which `--check` must not pass over in silence.
+    Unreadable(Vec<u8>),
+    /// Not a checksum line at all ("improperly formatted").
+    Improper,
+}
+
+/// A line taken apart, its name still escaped; `sum` is the digest, whether
+/// the line is flagged, and its style, or `None` when unreadable.
+struct Parts<'a> {
+    name: &'a [u8],
+    sum: Option<([u8; 20], bool, Style)>,
+}
+
+/// Parses one line (its terminator removed).
 ///
 /// Leading blanks are skipped and a final carriage return dropped, as GNU
 /// does; a line starting with `\` has an escaped name. `<hex> *coll* <name>`
-/// is always read as a flagged line (a file whose name starts with `coll* `,
-/// listed in binary mode, reads as flagged: list it in text mode).
-pub fn parse_line(line: &[u8]) -> Option<Entry> {
+/// comes back flagged: see [`resolve`].
+pub fn parse_line(line: &[u8]) -> Line {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let start = line.iter().position(|&b| b != b' ' && b != b'\t')?;
+    let Some(start) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
+        return Line::Improper;
+    };
     let mut line = &line[start..];
     let escaped = line.first() == Some(&b'\\');
     if escaped {
         line = &line[1..];
     }
-    let unescape_name = |name: &[u8]| -> Option<Vec<u8>> {
-        if name.is_empty() {
-            return None;
-        }
-        if escaped {
-            unescape(name)
-        } else {
-            Some(name.to_vec())
-        }
+    let parts = match line.strip_prefix(TAG) {
+        Some(rest) => parse_tag(rest),
+        None => parse_gnu(line),
     };
-
-    if let Some(rest) = line.strip_prefix(TAG) {
-        let (rest, flagged) = match rest.strip_suffix(TAG_COLL) {
-            Some(r) => (r, true),
-            None => (rest, false),
-        };
-        if rest.len() < 44 {
-            return None;
+    let Some(parts) = parts.filter(|p| !p.name.is_empty()) else {
+        return Line::Improper;
+    };
+    let name = if escaped {
+        match unescape(parts.name) {
+            Some(name) => name,
+            None => return Line::Improper,
         }
-        let (name, tail) = rest.split_at(rest.len() - 44);
-        let hex = tail.strip_prefix(b") = ")?;
-        return Some(Entry {
-            name: unescape_name(name)?,
-            digest: parse_hex(hex)?,
+    } else {
+        parts.name.to_vec()
+    };
+    match parts.sum {
+        Some((digest, flagged, style)) => Line::Entry(Entry {
+            name,
+            digest,
             flagged,
-            style: Style::Tag,
-        });
+            style,
+        }),
+        None => Line::Unreadable(name),
     }
+}
 
+/// The BSD form after `SHA1 (`: `<name>) = ` and one of the checksum forms,
+/// or, for any other checksum, the name up to the last `) = `.
+fn parse_tag(rest: &[u8]) -> Option<Parts<'_>> {
+    let forms: [(&[u8], &[u8], bool); 3] = [
+        (b"", b"", false),
+        (b"", TAG_COLL_AFTER, true),
+        (TAG_COLL_BEFORE, b"", true),
+    ];
+    for (before, after, flagged) in forms {
+        let Some(rest) = rest.strip_suffix(after) else {
+            continue;
+        };
+        let Some(head_len) = rest.len().checked_sub(40) else {
+            continue;
+        };
+        let (head, hex) = rest.split_at(head_len);
+        let name = head
+            .strip_suffix(before)
+            .and_then(|h| h.strip_suffix(TAG_EQUALS));
+        if let (Some(name), Some(digest)) = (name, parse_hex(hex)) {
+            return Some(Parts {
+                name,
+                sum: Some((digest, flagged, Style::Tag)),
+            });
+        }
+    }
+    let end = rest
+        .windows(TAG_EQUALS.len())
+        .rposition(|w| w == TAG_EQUALS)?;
+    Some(Parts {
+        name: &rest[..end],
+        sum: None,
+    })
+}
+
+/// GNU's form: `<hex>`, then `  <name>`, ` *<name>`, ` <name>`, or the
+/// flagged ` *coll* <name>`.
+fn parse_gnu(line: &[u8]) -> Option<Parts<'_>> {
     if line.len() < 42 {
         return None;
     }
     let (hex, rest) = line.split_at(40);
     let digest = parse_hex(hex)?;
-    if let Some(name) = rest.strip_prefix(COLL) {
-        return Some(Entry {
-            name: unescape_name(name)?,
-            digest,
-            flagged: true,
-            style: Style::Binary,
-        });
-    }
-    let rest = rest.strip_prefix(b" ")?;
-    let (style, name) = match rest.first() {
-        Some(b'*') => (Style::Binary, &rest[1..]),
-        Some(b' ') => (Style::Text, &rest[1..]),
-        _ => (Style::Text, rest),
+    let (flagged, style, name) = match rest.strip_prefix(COLL) {
+        Some(name) => (true, Style::Binary, name),
+        None => {
+            let rest = rest.strip_prefix(b" ")?;
+            match rest.first() {
+                Some(b'*') => (false, Style::Binary, &rest[1..]),
+                Some(b' ') => (false, Style::Text, &rest[1..]),
+                _ => (false, Style::Text, rest),
+            }
+        }
     };
-    Some(Entry {
-        name: unescape_name(name)?,
-        digest,
-        flagged: false,
-        style,
+    Some(Parts {
+        name,
+        sum: Some((digest, flagged, style)),
     })
+}
+
+/// Reads `<hex> *coll* <name>` as it was meant: the original tool's and
+/// sha1dcsum's line for a flagged `<name>`, unless no file `<name>` exists
+/// and one named `coll* <name>` does: then GNU's binary line for that file.
+/// (sha1dcsum never writes GNU's line for such a name, see [`write_line`].)
+pub fn resolve(entry: Entry, exists: impl Fn(&[u8]) -> bool) -> Entry {
+    if !entry.flagged || entry.style == Style::Tag || exists(&entry.name) {
+        return entry;
+    }
+    let gnu_name = [GNU_COLL, &entry.name].concat();
+    if !exists(&gnu_name) {
+        return entry;
+    }
+    Entry {
+        name: gnu_name,
+        flagged: false,
+        ..entry
+    }
 }
 
 #[cfg(test)]
@@ -277,6 +357,13 @@ mod tests {
         );
     }
 
+    fn entry(line: &[u8]) -> Entry {
+        match parse_line(line) {
+            Line::Entry(e) => e,
+            other => panic!("{line:?}: {other:?}"),
+        }
+    }
+
     #[test]
     fn reads_back_what_it_writes() {
         for name in [
@@ -288,18 +375,20 @@ mod tests {
             b"x) = y",
             b"*star",
             b"coll",
+            b"coll* x",
             b"\xff\xfe",
         ] {
             for style in [Style::Text, Style::Binary, Style::Tag] {
                 for flagged in [false, true] {
                     let l = line(name, flagged, style, false);
-                    let e = parse_line(&l[..l.len() - 1]).unwrap_or_else(|| panic!("{l:?}"));
+                    let e = entry(&l[..l.len() - 1]);
                     assert_eq!(e.name, name, "{l:?}");
                     assert_eq!((e.digest, e.flagged), (D, flagged), "{l:?}");
-                    let want = if flagged && style != Style::Tag {
-                        Style::Binary
-                    } else {
-                        style
+                    let want = match (flagged, style) {
+                        (_, Style::Tag) => Style::Tag,
+                        (true, _) => Style::Binary,
+                        (false, Style::Binary) if name.starts_with(b"coll* ") => Style::Text,
+                        _ => style,
                     };
                     assert_eq!(e.style, want, "{l:?}");
                 }
@@ -307,11 +396,95 @@ mod tests {
         }
     }
 
+    /// A binary line for a name starting with `coll* ` would read as a
+    /// flagged line: it is written in text mode, as GNU reads it.
+    #[test]
+    fn never_writes_a_binary_line_that_reads_as_flagged() {
+        assert_eq!(
+            line(b"coll* x", false, Style::Binary, false),
+            format!("{H}  coll* x\n").as_bytes()
+        );
+        assert_eq!(
+            line(b"coll*x", false, Style::Binary, false),
+            format!("{H} *coll*x\n").as_bytes()
+        );
+    }
+
+    #[test]
+    fn reads_both_flagged_tag_forms() {
+        for form in [
+            format!("SHA1 (f) = {H} *coll*"),
+            format!("SHA1 (f) = *coll* {H}"),
+        ] {
+            let e = entry(form.as_bytes());
+            assert_eq!((e.name.as_slice(), e.digest), (&b"f"[..], D), "{form}");
+            assert!(e.flagged, "{form}");
+        }
+        let e = entry(format!("\\SHA1 (a\\nb) = *coll* {H}").as_bytes());
+        assert_eq!((e.name.as_slice(), e.flagged), (&b"a\nb"[..], true));
+        // A name that looks like a checksum form is still a name.
+        let e = entry(format!("SHA1 (x) = *coll*) = {H}").as_bytes());
+        assert_eq!((e.name.as_slice(), e.flagged), (&b"x) = *coll*"[..], false));
+    }
+
+    /// A SHA1 tag line whose checksum is in no known form still names its
+    /// file.
+    #[test]
+    fn unreadable_tag_lines_name_their_file() {
+        for (text, name) in [
+            (format!("SHA1 (f) = *COLL* {H}"), &b"f"[..]),
+            (format!("SHA1 (f) = {}", &H[1..]), b"f"),
+            ("SHA1 (a) = b) = junk".into(), b"a) = b"),
+            ("\\SHA1 (a\\\\b) = ?".into(), b"a\\b"),
+            // Read as improperly formatted before.
+            (format!("SHA1 (a) = {H} *col"), b"a"),
+            ("SHA1 (a) = short".into(), b"a"),
+        ] {
+            assert_eq!(
+                parse_line(text.as_bytes()),
+                Line::Unreadable(name.to_vec()),
+                "{text}"
+            );
+        }
+        for improper in ["SHA1 () = junk", "SHA1 (a)= junk", "\\SHA1 (a\\b) = ?"] {
+            assert_eq!(
+                parse_line(improper.as_bytes()),
+                Line::Improper,
+                "{improper}"
+            );
+        }
+    }
+
+    /// `<hex> *coll* x` is a flagged `x` unless only `coll* x` exists.
+    #[test]
+    fn resolves_flagged_lines_by_the_file_that_exists() {
+        let flagged = entry(format!("{H} *coll* x").as_bytes());
+        let gnu = Entry {
+            name: b"coll* x".to_vec(),
+            digest: D,
+            flagged: false,
+            style: Style::Binary,
+        };
+        let files = |present: &'static [&'static [u8]]| move |n: &[u8]| present.contains(&n);
+        assert_eq!(resolve(flagged.clone(), files(&[b"x"])), flagged);
+        assert_eq!(resolve(flagged.clone(), files(&[])), flagged);
+        assert_eq!(
+            resolve(flagged.clone(), files(&[b"x", b"coll* x"])),
+            flagged
+        );
+        assert_eq!(resolve(flagged.clone(), files(&[b"coll* x"])), gnu);
+        // Tag lines and unflagged lines are what they say.
+        let tag = entry(format!("SHA1 (x) = {H} *coll*").as_bytes());
+        assert_eq!(resolve(tag.clone(), files(&[b"coll* x"])), tag);
+        let plain = entry(format!("{H} *x").as_bytes());
+        assert_eq!(resolve(plain.clone(), files(&[b"coll* x"])), plain);
+    }
+
     #[test]
     fn reads_gnu_variants_and_rejects_the_rest() {
-        let e = parse_line(format!("  {}  name\r", H.to_uppercase()).as_bytes()).unwrap();
+        let e = entry(format!("  {}  name\r", H.to_uppercase()).as_bytes());
         assert_eq!((e.name.as_slice(), e.digest), (&b"name"[..], D));
-        let e = parse_line(format!("{H} name").as_bytes()).unwrap();
+        let e = entry(format!("{H} name").as_bytes());
         assert_eq!(e.name, b"name");
         for bad in [
             String::new(),
@@ -325,10 +498,9 @@ mod tests {
             format!("\\{H}  trailing\\"),
             format!("MD5 (a) = {H}"),
             format!("SHA1 () = {H}"),
-            format!("SHA1 (a) = {H} *col"),
-            "SHA1 (a) = short".into(),
+            "SHA1 (a) short".into(),
         ] {
-            assert_eq!(parse_line(bad.as_bytes()), None, "{bad:?}");
+            assert_eq!(parse_line(bad.as_bytes()), Line::Improper, "{bad:?}");
         }
     }
 }
