@@ -10,6 +10,7 @@ mod support;
 
 mod batch;
 mod check;
+mod docs;
 mod failures;
 mod formats;
 mod hashing;

@@ -148,6 +148,9 @@ fn help_and_version() {
             "--binary",
             "--text",
             "--jobs N",
+            "-V, --version",
+            "--generate WHAT",
+            "complete-fish",
             "file_bytes",
             "COLLISION",
             "sha1cdsum",
@@ -163,10 +166,86 @@ fn help_and_version() {
             assert!(help.contains(needle), "help lacks {needle:?}");
         }
     }
-    let o = run(["--version"]);
-    assert_eq!(code(&o), 0);
+    for flag in ["--version", "-V", "--vers", "-bV"] {
+        let o = run([flag]);
+        assert_eq!(code(&o), 0, "{flag}");
+        assert_eq!(
+            stdout(&o),
+            format!("sha1dcsum {}\n", env!("CARGO_PKG_VERSION")),
+            "{flag}"
+        );
+    }
+}
+
+/// Long options may be shortened to any prefix no other option starts
+/// with, as GNU getopt allows; an exact name wins over a longer one.
+#[test]
+fn long_options_abbreviated_as_gnu_allows() {
+    let o = run(["--js", "--no-s", "--red", "shattered-1.pdf"]);
+    let want = run([
+        "--json",
+        "--no-safe-hash",
+        "--reduced-round",
+        "shattered-1.pdf",
+    ]);
+    assert_eq!((stdout(&o), code(&o)), (stdout(&want), 3));
+    assert!(stdout(&o).starts_with(r#"{"file":"shattered-1.pdf""#));
+    let o = run(["--jo=1", "--backend", "portable", "sha-mbles-1.bin"]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let o = run(["--backends"]);
+    assert_eq!(stdout(&o).lines().last(), Some("portable"));
+    // Checking: --sta is --status.
+    let tmp = TempDir::new("abbrev");
+    tmp.write("a", b"abc");
+    let sums = b"0000000000000000000000000000000000000000  a\n";
+    let o = run_in(&tmp.0, ["-c", "--sta", "-"], Some(sums));
     assert_eq!(
-        stdout(&o),
-        format!("sha1dcsum {}\n", env!("CARGO_PKG_VERSION"))
+        (stdout(&o).as_str(), stderr(&o).as_str(), code(&o)),
+        ("", "", 1)
     );
+}
+
+/// An ambiguous prefix is an error naming the candidates, worded as GNU
+/// sha1sum words it; so is a value given to an option that takes none.
+#[test]
+fn ambiguous_long_options_name_the_candidates() {
+    for (typed, says) in [
+        (
+            "--s",
+            "option '--s' is ambiguous; possibilities: '--status' '--strict'",
+        ),
+        (
+            "--back",
+            "option '--back' is ambiguous; possibilities: '--backend' '--backends'",
+        ),
+        (
+            "--t",
+            "option '--t' is ambiguous; possibilities: '--text' '--tag'",
+        ),
+        ("--js=1", "option '--json' doesn't allow an argument"),
+        ("--bogus", "unrecognized option '--bogus'"),
+    ] {
+        let o = run(["-c", typed, "-"]);
+        assert_eq!(code(&o), 2, "{typed}");
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "sha1dcsum: {says}\nUsage: sha1dcsum [OPTIONS] [FILE|-]...\n\
+                 Try 'sha1dcsum --help' for more information.\n"
+            )
+        );
+    }
+    if !gnu_sha1sum() {
+        return;
+    }
+    for typed in ["--s", "--ta=1"] {
+        let gnu = Command::new("sha1sum")
+            .args(["-c", typed])
+            .output()
+            .unwrap();
+        let ours = run(["-c", typed]);
+        let first = |o: &std::process::Output| stderr(o).lines().next().map(str::to_owned);
+        let gnu_first = first(&gnu).map(|l| l.replace("sha1sum:", "sha1dcsum:"));
+        assert_eq!(first(&ours), gnu_first, "{typed}");
+    }
 }

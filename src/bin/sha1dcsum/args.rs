@@ -2,9 +2,10 @@
 //! `--help` and the man page (help.rs) and the shell completions
 //! (complete.rs) all read, so none of them can forget an option.
 //!
-//! Parsing follows getopt: short options bundle (`-cz`, `-j4`), a long
-//! option's value follows `=` or comes as the next argument, `--` ends the
-//! options, and options may come after file names.
+//! Parsing follows GNU getopt: short options bundle (`-cz`, `-j4`), a long
+//! option may be shortened to any prefix no other option starts with
+//! (`--sta` for `--status`), its value follows `=` or comes as the next
+//! argument, `--` ends the options, and options may come after file names.
 
 use std::ffi::{OsStr, OsString};
 
@@ -28,7 +29,38 @@ pub struct Options {
     pub status: bool,
     pub strict: bool,
     pub warn: bool,
+    /// `--generate`: print this instead of running.
+    pub generate: Option<Generated>,
     pub files: Vec<OsString>,
+}
+
+/// What `--generate` prints: the man page or a shell's completions, all
+/// made from [`OPTIONS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generated {
+    Man,
+    Bash,
+    Zsh,
+    Fish,
+}
+
+impl Generated {
+    pub const ALL: [Generated; 4] = [
+        Generated::Man,
+        Generated::Bash,
+        Generated::Zsh,
+        Generated::Fish,
+    ];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generated::Man => "man",
+            Generated::Bash => "complete-bash",
+            Generated::Zsh => "complete-zsh",
+            Generated::Fish => "complete-fish",
+        }
+    }
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -47,12 +79,31 @@ pub enum Section {
     Checking,
 }
 
+/// The values an option takes, as completions offer them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choices {
+    /// Nothing to offer (a number).
+    Any,
+    /// The names `--backends` prints.
+    Backends,
+    /// The names of [`Generated`].
+    Generated,
+}
+
+/// An option's value: its name in `--help`, what completions offer, and
+/// what it does.
+#[derive(Clone, Copy)]
+pub struct Value {
+    pub name: &'static str,
+    pub choices: Choices,
+    set: fn(&mut Options, &OsStr) -> Result<(), String>,
+}
+
 /// What an option does when it is given.
 #[derive(Clone, Copy)]
 pub enum Action {
     Set(fn(&mut Options)),
-    /// Takes a value, named in `--help` by the string.
-    Take(&'static str, fn(&mut Options, &OsStr) -> Result<(), String>),
+    Take(Value),
     /// Ends parsing: print the help, or the version.
     Help,
     Version,
@@ -71,10 +122,10 @@ pub struct Opt {
 }
 
 impl Opt {
-    /// The value's name in `--help`, for an option that takes one.
-    pub fn value_name(&self) -> Option<&'static str> {
+    /// The value it takes, if any.
+    pub fn value(&self) -> Option<Value> {
         match self.action {
-            Action::Take(name, _) => Some(name),
+            Action::Take(value) => Some(value),
             _ => None,
         }
     }
@@ -119,9 +170,13 @@ pub const OPTIONS: &[Opt] = &[
         help: "hash N inputs at a time (default: the number of CPUs); \
                the output stays in argument order",
         section: Section::Hashing,
-        action: Action::Take("N", |o, v| {
-            o.jobs = Some(parse_jobs(v)?);
-            Ok(())
+        action: Action::Take(Value {
+            name: "N",
+            choices: Choices::Any,
+            set: |o, v| {
+                o.jobs = Some(parse_jobs(v)?);
+                Ok(())
+            },
         }),
     },
     Opt {
@@ -168,9 +223,13 @@ pub const OPTIONS: &[Opt] = &[
         help: "use the named backend (see --backends) \
                (default: $SHA1DC_BACKEND if set, else the fastest)",
         section: Section::Hashing,
-        action: Action::Take("NAME", |o, v| {
-            o.backend = Some(v.to_owned());
-            Ok(())
+        action: Action::Take(Value {
+            name: "NAME",
+            choices: Choices::Backends,
+            set: |o, v| {
+                o.backend = Some(v.to_owned());
+                Ok(())
+            },
         }),
     },
     Opt {
@@ -189,10 +248,34 @@ pub const OPTIONS: &[Opt] = &[
     },
     Opt {
         long: "version",
-        short: None,
+        short: Some(b'V'),
         help: "print the version and exit",
         section: Section::Hashing,
         action: Action::Version,
+    },
+    Opt {
+        long: "generate",
+        short: None,
+        help: "print the man page or a shell's completions (WHAT: man, \
+               complete-bash, complete-zsh or complete-fish) and exit; \
+               both are made from the same text as this help",
+        section: Section::Hashing,
+        action: Action::Take(Value {
+            name: "WHAT",
+            choices: Choices::Generated,
+            set: |o, v| {
+                let what = Generated::ALL.into_iter().find(|g| v == g.name());
+                o.generate = Some(what.ok_or_else(|| {
+                    let names: Vec<&str> = Generated::ALL.iter().map(|g| g.name()).collect();
+                    format!(
+                        "invalid argument '{}' for '--generate' (one of: {})",
+                        v.to_string_lossy(),
+                        names.join(", ")
+                    )
+                })?);
+                Ok(())
+            },
+        }),
     },
     Opt {
         long: "check",
@@ -290,6 +373,33 @@ fn inline_value(bytes: &[u8]) -> OsString {
     OsString::from(String::from_utf8_lossy(bytes).as_ref())
 }
 
+/// The option a long name means: its own, or the only one it is a prefix
+/// of. Else the reason, as GNU getopt gives it, for the argument as typed
+/// (`typed`, without its dashes).
+fn find_long(name: &[u8], typed: &[u8]) -> Result<&'static Opt, String> {
+    if let Some(opt) = OPTIONS.iter().find(|opt| opt.long.as_bytes() == name) {
+        return Ok(opt);
+    }
+    let candidates: Vec<&'static Opt> = OPTIONS
+        .iter()
+        .filter(|opt| !name.is_empty() && opt.long.as_bytes().starts_with(name))
+        .collect();
+    let typed = String::from_utf8_lossy(typed);
+    match candidates[..] {
+        [opt] => Ok(opt),
+        [] => Err(format!("unrecognized option '--{typed}'")),
+        _ => {
+            let possible: String = candidates
+                .iter()
+                .map(|opt| format!(" '--{}'", opt.long))
+                .collect();
+            Err(format!(
+                "option '--{typed}' is ambiguous; possibilities:{possible}"
+            ))
+        }
+    }
+}
+
 /// One `--name` or `--name=value` argument (`long` without the dashes).
 fn long_option(
     o: &mut Options,
@@ -300,13 +410,8 @@ fn long_option(
         Some(eq) => (&long[..eq], Some(&long[eq + 1..])),
         None => (long, None),
     };
-    let Some(opt) = OPTIONS.iter().find(|opt| opt.long.as_bytes() == name) else {
-        return Err(usage(format!(
-            "unrecognized option '--{}'",
-            String::from_utf8_lossy(long)
-        )));
-    };
-    let value = match (opt.value_name(), inline) {
+    let opt = find_long(name, long).map_err(usage)?;
+    let value = match (opt.value(), inline) {
         (None, Some(_)) => {
             return Err(usage(format!(
                 "option '--{}' doesn't allow an argument",
@@ -340,7 +445,7 @@ fn short_options(
             };
             return Err(usage(format!("invalid option -- '{shown}'")));
         };
-        if opt.value_name().is_none() {
+        if opt.value().is_none() {
             apply(o, opt, None)?;
             continue;
         }
@@ -366,7 +471,7 @@ fn usage(reason: String) -> Command {
 fn apply(o: &mut Options, opt: &Opt, value: Option<OsString>) -> Result<(), Command> {
     match opt.action {
         Action::Set(set) => set(o),
-        Action::Take(_, take) => take(o, value.as_deref().unwrap_or_default()).map_err(usage)?,
+        Action::Take(take) => (take.set)(o, value.as_deref().unwrap_or_default()).map_err(usage)?,
         Action::Help => return Err(Command::Help),
         Action::Version => return Err(Command::Version),
     }
@@ -488,6 +593,36 @@ mod tests {
         ] {
             assert!(matches!(parse(bad), Command::Usage(_)), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn abbreviated_long_options() {
+        let o = options(&["-c", "--sta", "--stri", "--ig", "--q"]);
+        assert!(o.status && o.strict && o.ignore_missing && o.quiet);
+        assert!(matches!(parse(&["--back=avx2"]), Command::Usage(_)));
+        assert_eq!(
+            options(&["--backend=avx2"]).backend.as_deref(),
+            Some(OsStr::new("avx2"))
+        );
+        assert!(options(&["--backends"]).list_backends);
+        assert_eq!(options(&["--gen", "man"]).generate, Some(Generated::Man));
+        assert_eq!(parse(&["--vers"]), Command::Version);
+        assert_eq!(parse(&["-V"]), Command::Version);
+        assert_eq!(
+            parse(&["--s"]),
+            Command::Usage(
+                "option '--s' is ambiguous; possibilities: '--status' '--strict'".into()
+            )
+        );
+        assert_eq!(
+            parse(&["--re=1"]),
+            Command::Usage("option '--reduced-round' doesn't allow an argument".into())
+        );
+        assert_eq!(
+            parse(&["--=x"]),
+            Command::Usage("unrecognized option '--=x'".into())
+        );
+        assert!(matches!(parse(&["--generate", "html"]), Command::Usage(_)));
     }
 
     /// Every long and short name is given once.

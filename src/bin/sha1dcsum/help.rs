@@ -1,14 +1,16 @@
 //! The text of `--help`: its prose here, the options from the table in
-//! args.rs, laid out for an 80-column terminal.
+//! args.rs, laid out for an 80-column terminal. The man page (man.rs) is
+//! made from the same text.
 
 use crate::args::{OPTIONS, Opt, Section};
 
 pub const USAGE: &str = "Usage: sha1dcsum [OPTIONS] [FILE|-]...";
 
-const SUMMARY: &str = "Print or check SHA-1 checksums, with collision detection (Stevens-Shumow).";
+pub const SUMMARY: &str =
+    "Print or check SHA-1 checksums, with collision detection (Stevens-Shumow).";
 
 /// Paragraphs after the summary.
-const DESCRIPTION: &[&str] = &[
+pub const DESCRIPTION: &[&str] = &[
     "With no FILE, or when FILE is -, read standard input (printed as -). \
      Each line is `<hex>  <name>`, or `<hex> *coll* <name>` when a collision \
      attack was detected in that input; then <hex> is the \"safe hash\", which \
@@ -18,7 +20,7 @@ const DESCRIPTION: &[&str] = &[
 ];
 
 /// Paragraphs after the options.
-const NOTES: &[&str] = &[
+pub const NOTES: &[&str] = &[
     "A line `<hex> *coll* <name>` is read as the line of a flagged <name>, \
      unless no file <name> exists and one named `coll* <name>` does: then it \
      is GNU sha1sum's binary-mode line for that file. sha1dcsum never writes \
@@ -30,7 +32,7 @@ const NOTES: &[&str] = &[
 ];
 
 /// Each exit status and what it means.
-const EXIT_STATUS: &[(&str, &str)] = &[
+pub const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "0",
         "every input was read (and, checking, every listed file matched) and no \
@@ -55,6 +57,12 @@ const EXIT_STATUS: &[(&str, &str)] = &[
         "141",
         "standard output was closed by its reader (as if killed by SIGPIPE)",
     ),
+];
+
+/// The sections options are listed in, and their titles.
+pub const SECTIONS: [(Section, &str); 2] = [
+    (Section::Hashing, "Options"),
+    (Section::Checking, "Checking"),
 ];
 
 /// The width `--help` fills.
@@ -109,8 +117,8 @@ fn option_names(opt: &Opt) -> String {
         None => "    ".into(),
     };
     let value = opt
-        .value_name()
-        .map(|v| format!(" {v}"))
+        .value()
+        .map(|v| format!(" {}", v.name))
         .unwrap_or_default();
     format!("{short}--{}{value}", opt.long)
 }
@@ -135,10 +143,10 @@ pub fn help_text() -> String {
         out.push('\n');
         wrap(&mut out, paragraph, 0, 0);
     }
-    out.push_str("\nOptions:\n");
-    push_options(&mut out, Section::Hashing);
-    out.push_str("\nChecking:\n");
-    push_options(&mut out, Section::Checking);
+    for (section, title) in SECTIONS {
+        out.push_str(&format!("\n{title}:\n"));
+        push_options(&mut out, section);
+    }
     for paragraph in NOTES {
         out.push('\n');
         wrap(&mut out, paragraph, 0, 0);

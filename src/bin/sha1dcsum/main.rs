@@ -9,7 +9,7 @@
 //! in argument order.
 //!
 //! The modules, in the order a run goes through them: args.rs (the option
-//! table and the parser; help.rs prints it), run.rs (the run loop), batch.rs
+//! table and the parser; help.rs, man.rs and complete.rs print it), run.rs (the run loop), batch.rs
 //! and jobs.rs (what runs on which thread), input.rs (reading and hashing
 //! one input), lines.rs and json.rs (the lines printed), check.rs (`-c`),
 //! output.rs (standard output, errors, exit statuses).
@@ -17,11 +17,13 @@
 mod args;
 mod batch;
 mod check;
+mod complete;
 mod help;
 mod input;
 mod jobs;
 mod json;
 mod lines;
+mod man;
 mod output;
 mod run;
 
@@ -32,14 +34,66 @@ mod tempdir;
 
 use std::process::ExitCode;
 
-use args::{Command, parse_args};
+use args::{Command, Generated, parse_args};
 use output::{PROGRAM, print_and_exit, usage_error};
+
+/// What `--generate` prints.
+fn generate(what: Generated) -> String {
+    match what {
+        Generated::Man => man::man_page(),
+        Generated::Bash => complete::bash(),
+        Generated::Zsh => complete::zsh(),
+        Generated::Fish => complete::fish(),
+    }
+}
 
 fn main() -> ExitCode {
     match parse_args(std::env::args_os().skip(1)) {
-        Command::Run(options) => run::run(options),
+        Command::Run(options) => match options.generate {
+            Some(what) => print_and_exit(&generate(what)),
+            None => run::run(options),
+        },
         Command::Help => print_and_exit(&help::help_text()),
         Command::Version => print_and_exit(&format!("{PROGRAM} {}\n", env!("CARGO_PKG_VERSION"))),
         Command::Usage(reason) => usage_error(&reason),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every option of the table, with its short name and its value, is in
+    /// --help, the man page and each shell's completions.
+    #[test]
+    fn every_option_is_in_every_generated_text() {
+        let help = help::help_text();
+        let man = man::man_page();
+        let [bash, zsh, fish] = [complete::bash(), complete::zsh(), complete::fish()];
+        let bash_words: Vec<&str> = bash
+            .split(|c: char| c.is_whitespace() || "'|)".contains(c))
+            .collect();
+        for opt in args::OPTIONS {
+            let long = opt.long;
+            let roff_long = long.replace('-', "\\-");
+            let value = opt.value().map(|v| v.name).unwrap_or_default();
+            assert!(help.contains(&format!("--{long} {value}").trim_end().to_owned()));
+            assert!(
+                man.contains(&format!("\\fB\\-\\-{roff_long}\\fR")),
+                "{long}"
+            );
+            let man_value = format!(" \\fI{value}\\fR");
+            assert!(value.is_empty() || man.contains(&man_value), "{long}");
+            assert!(bash_words.contains(&format!("--{long}").as_str()), "{long}");
+            assert!(zsh.contains(&format!("--{long}")), "{long}");
+            assert!(fish.contains(&format!(" -l {long} ")), "{long}");
+            if let Some(short) = opt.short.map(char::from) {
+                assert!(help.contains(&format!("  -{short}, --{long}")), "{long}");
+                assert!(man.contains(&format!("\\fB\\-{short}\\fR, ")), "{long}");
+                assert!(bash_words.contains(&format!("-{short}").as_str()), "{long}");
+                assert!(zsh.contains(&format!("{{-{short}")), "{long}");
+                assert!(fish.contains(&format!(" -s {short} -l {long} ")), "{long}");
+            }
+        }
     }
 }
