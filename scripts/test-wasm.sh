@@ -5,14 +5,14 @@
 #      wasm-bindgen-test: in Node, in headless Chromium,
 #      and in a dedicated Web Worker in headless Chromium;
 #   2. the npm package (scripts/build-pkg.sh builds pkg/): node --test over
-#      tests/js (the whole API, the entry points, worker threads, a strict-CSP
-#      page and a module Web Worker in Chromium, and the packed tarball
-#      installed into a fresh project);
+#      tests/npm (the whole API, the entry points, worker threads, a strict-CSP
+#      page and a module Web Worker in Chromium, the packed tarball installed
+#      into a fresh project, and its command `npx sha1dc-wasm` side by side
+#      with the Rust sha1dcsum, built if missing);
 #   3. tests/bundlers, from the packed tarball: esbuild (browser bundle, Node
 #      ESM and CJS bundles), webpack 5 and Vite (build and dev server, run in
 #      Chromium), TypeScript (nodenext, bundler, Node-only lib), node --test
-#      with worker_threads, and `npx sha1dc-wasm` against the Rust sha1dcsum
-#      (built if missing).
+#      with worker_threads.
 #
 # Installs what is missing (the wasm32 target, wasm-bindgen-cli at the pinned
 # version, wasm-pack; Chromium and chromedriver from apt when absent and
@@ -50,19 +50,20 @@ if [ "$browser" = 1 ]; then
     --release -- --lib --test wasm
 fi
 
-say "node --test tests/js (the npm package in pkg/)"
-cd tests/js
-# TypeScript, for the tarball test's type check of index.d.ts.
-if [ ! -d node_modules/typescript ]; then
-  npm install --silent --no-audit --no-fund --no-package-lock
+say "node --test tests/npm (the npm package in pkg/, and npx sha1dc-wasm against sha1dcsum)"
+cd tests/npm
+# TypeScript, for the tarball test's type check of index.d.ts; playwright-core
+# (never a browser download) for the browser test.
+if [ ! -d node_modules/typescript ] || [ ! -d node_modules/playwright-core ]; then
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --silent --no-audit --no-fund --no-package-lock
 fi
 if [ "$browser" = 1 ]; then
   node --test
 else
-  node --test api.test.mjs entries.test.mjs tarball.test.mjs
+  CHROMIUM=/nonexistent node --test
 fi
 
-say "node --test tests/bundlers (the packed package in esbuild, webpack 5, Vite, TypeScript, node --test; npx sha1dc-wasm against sha1dcsum)"
+say "node --test tests/bundlers (the packed package in esbuild, webpack 5, Vite, TypeScript, node --test)"
 cd "$root/tests/bundlers"
 if [ ! -d node_modules/esbuild ] || [ ! -d node_modules/vite ]; then
   # Not `npm ci`: Vite names an optional Windows-only dependency that the

@@ -7,10 +7,11 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { ABC, BROWSER_ENTRY, BROWSER_WANT, chromium, closeChromium, dataDir, haveChromium, here, installTarball, runPage, writeFiles } from './helpers.mjs';
+import { DATA, haveChromium, installTarball } from '../shared.mjs';
+import { ABC, BROWSER_ENTRY, BROWSER_WANT, chromium, closeChromium, here, runPage, writeFiles } from './helpers.mjs';
 
 const bin = (name) => join(here, 'node_modules/.bin', name);
-const noChromium = !haveChromium && 'Chromium is not installed (/usr/bin/chromium)';
+const noChromium = !haveChromium && 'Chromium is not installed';
 const PREFIX = 'shattered-1.prefix320.bin';
 
 let t;
@@ -54,7 +55,7 @@ function run(cmd, args, cwd) {
 test('esbuild --bundle --platform=browser --format=esm: the bundle runs in Chromium', { skip: noChromium }, async () => {
   const dir = join(t.app, 'esbuild-browser');
   writeFiles(dir, { 'entry.js': BROWSER_ENTRY, 'dist/index.html': '<!doctype html><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>' });
-  copyFileSync(join(dataDir, PREFIX), join(dir, 'dist', PREFIX));
+  copyFileSync(join(DATA, PREFIX), join(dir, 'dist', PREFIX));
   const r = run(bin('esbuild'), ['entry.js', '--bundle', '--format=esm', '--platform=browser', '--outfile=dist/main.js', '--log-level=warning'], dir);
   assert.equal(r.stderr, '', 'no warnings');
   const { result, errors, requests } = await runPage(join(dir, 'dist'));
@@ -102,7 +103,7 @@ test('webpack 5, mode production, no configuration of the package: the build run
   // Size warnings only (webpack's performance hints), none about the package.
   assert.deepEqual(info.warnings.filter((w) => !/size limit|performance|limit the size/i.test(w.message)), []);
   writeFiles(join(dir, 'dist'), { 'index.html': '<!doctype html><link rel="icon" href="data:,"><script src="./main.js"></script>' });
-  copyFileSync(join(dataDir, PREFIX), join(dir, 'dist', PREFIX));
+  copyFileSync(join(DATA, PREFIX), join(dir, 'dist', PREFIX));
   const { result, errors, requests } = await runPage(join(dir, 'dist'));
   assert.deepEqual(errors, []);
   assert.deepEqual(result, BROWSER_WANT);
@@ -117,7 +118,7 @@ test('Vite build, no configuration: the build runs in Chromium', { skip: noChrom
     'main.js': BROWSER_ENTRY,
     [`public/${PREFIX}`]: '',
   });
-  copyFileSync(join(dataDir, PREFIX), join(dir, 'public', PREFIX));
+  copyFileSync(join(DATA, PREFIX), join(dir, 'public', PREFIX));
   const { build } = await import('vite');
   await build({ root: dir, configFile: false, logLevel: 'warn' });
   const { result, errors, requests } = await runPage(join(dir, 'dist'));
@@ -134,7 +135,7 @@ test('Vite dev server, no configuration: the page runs in Chromium', { skip: noC
     'main.js': BROWSER_ENTRY,
     [`public/${PREFIX}`]: '',
   });
-  copyFileSync(join(dataDir, PREFIX), join(dir, 'public', PREFIX));
+  copyFileSync(join(DATA, PREFIX), join(dir, 'public', PREFIX));
   const { createServer } = await import('vite');
   const server = await createServer({ root: dir, configFile: false, logLevel: 'error', server: { host: '127.0.0.1', port: 0 } });
   await server.listen();

@@ -1,38 +1,13 @@
-// Shared by the bundler tests: the packed tarball installed into a fresh project, a static
-// server, headless Chromium (playwright-core over Debian's /usr/bin/chromium).
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Shared by the bundler tests (beyond tests/shared.mjs): files written into a project, a static
+// server, one headless Chromium for the whole file, a page that reports its result.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launchChromium } from '../shared.mjs';
 
-export const root = fileURLToPath(new URL('../../', import.meta.url));
-// SHA1DC_PKG_DIR: another build of the package (to check that a test fails on an older one).
-export const pkgDir = process.env.SHA1DC_PKG_DIR || join(root, 'pkg');
-export const dataDir = join(root, 'tests/data');
 export const here = fileURLToPath(new URL('.', import.meta.url));
 export const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
-export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-export const haveChromium = existsSync(CHROMIUM);
-
-const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-export const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: npmEnv });
-
-/**
- * `npm pack` of pkg/ into a temporary folder, and `app/`, a fresh project with the tarball
- * installed (its only dependency). Returns { work, app, tgz, files, cleanup }.
- */
-export function installTarball(prefix) {
-  const work = mkdtempSync(join(tmpdir(), `sha1dc-wasm-${prefix}-`));
-  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work, pkgDir], work));
-  const tgz = join(work, packed[0].filename);
-  const app = join(work, 'app');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-  npm(['install', '--no-package-lock', '--offline', tgz], app);
-  return { work, app, tgz, files: packed[0].files.map((f) => f.path).sort(), cleanup: () => rmSync(work, { recursive: true, force: true }) };
-}
 
 /** Writes { relative path: text } under `dir`. */
 export function writeFiles(dir, files) {
@@ -69,11 +44,7 @@ export function serve(dir) {
 let browser = null;
 export async function chromium() {
   if (browser === null) {
-    const { chromium: c } = await import('playwright-core');
-    browser = await c.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }
   return browser;
 }

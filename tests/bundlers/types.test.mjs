@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { here, installTarball, writeFiles } from './helpers.mjs';
+import { installTarball } from '../shared.mjs';
+import { here, writeFiles } from './helpers.mjs';
 
 const tsc = join(here, 'node_modules/typescript/bin/tsc');
 

@@ -6,24 +6,24 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { pkgDir } from './helpers.mjs';
+import { PKG_DIR } from '../shared.mjs';
 
-const pkgUrl = pathToFileURL(pkgDir).href;
+const pkgUrl = pathToFileURL(PKG_DIR).href;
 
 const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
 const require = createRequire(import.meta.url);
 
 /** Runs an ES module snippet in a fresh Node process; returns its stdout. */
 const runModule = (code) =>
-  execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: pkgDir, encoding: 'utf8' }).trim();
+  execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: PKG_DIR, encoding: 'utf8' }).trim();
 
 test('CommonJS: require gives the API, ready at once, same instance as import', async () => {
-  const cjs = require(`${pkgDir}/node.cjs`);
+  const cjs = require(`${PKG_DIR}/node.cjs`);
   assert.deepEqual(Object.keys(cjs).sort(), ['backend', 'createHasher', 'hashStream', 'init', 'initSync', 'sha1dc', 'sha1dcMany']);
   assert.equal(cjs.sha1dc('abc').hex, ABC);
   assert.equal(cjs.backend(), 'simd128');
   await cjs.init();
-  const esm = await import(`${pkgDir}/node.mjs`);
+  const esm = await import(`${PKG_DIR}/node.mjs`);
   assert.equal(esm.sha1dc, cjs.sha1dc);
   assert.equal(esm.sha1dcMany, cjs.sha1dcMany);
 });
@@ -88,7 +88,7 @@ test('browser entry: a failed init rejects and can be retried', () => {
 });
 
 test('exports map: node import and require, the .wasm subpath, package.json', () => {
-  const pkg = require(`${pkgDir}/package.json`);
+  const pkg = require(`${PKG_DIR}/package.json`);
   // Node itself: the file entries. Bundlers (the "module" condition) targeting Node: the inlined
   // module, as nothing is read beside a bundle. webpack and Vite ("webpack", "development",
   // "production"): the .wasm as a file they emit. Everything else (esbuild, Rollup): inlined.
@@ -103,7 +103,7 @@ test('exports map: node import and require, the .wasm subpath, package.json', ()
   assert.deepEqual(pkg.bin, { 'sha1dc-wasm': './cli.mjs' });
   assert.deepEqual(pkg.exports['.'].types, { import: './index.d.ts', require: './index.d.cts' });
   assert.equal(pkg.exports['./sha1dc_wasm_bg.wasm'], './wasm/sha1dc_wasm_bg.wasm');
-  for (const f of pkg.files) assert.ok(require('node:fs').existsSync(`${pkgDir}/${f}`), f);
+  for (const f of pkg.files) assert.ok(require('node:fs').existsSync(`${PKG_DIR}/${f}`), f);
 });
 
 test('the inlined entry: ready on import (no init), the same API, init() and initSync() are no-ops', () => {
@@ -130,7 +130,7 @@ test('a worker thread (the Web Worker pattern): Node entry and browser entry', a
       `import { init, createHasher, backend } from '${pkgUrl}/index.mjs';
        import { readFileSync } from 'node:fs';
        import { parentPort } from 'node:worker_threads';
-       await init(readFileSync('${pkgDir}/wasm/sha1dc_wasm_bg.wasm'));
+       await init(readFileSync('${PKG_DIR}/wasm/sha1dc_wasm_bg.wasm'));
        parentPort.on('message', (buf) => parentPort.postMessage({ hex: createHasher().update(buf).digest().hex, backend: backend() }));`,
     ],
   ]) {

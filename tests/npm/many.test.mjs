@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { bytes, data, pkgDir, plainSha1 } from './helpers.mjs';
+import { PKG_DIR, sha1 as plainSha1 } from '../shared.mjs';
+import { bytes, data } from './helpers.mjs';
 
-const { sha1dc, sha1dcMany } = await import(`${pkgDir}/node.mjs`);
+const { sha1dc, sha1dcMany } = await import(`${PKG_DIR}/node.mjs`);
 
 const MODES = [
   undefined,
@@ -169,7 +170,7 @@ test('wrong types: a TypeError naming the bad element\'s index, or saying what t
 
 /** Records the calls into wasm's hashMany (the Node entry's glue is one instance, shared with the API). */
 function spyHashMany(run) {
-  const glue = createRequire(import.meta.url)(`${pkgDir}/wasm/sha1dc_wasm_node.cjs`);
+  const glue = createRequire(import.meta.url)(`${PKG_DIR}/wasm/sha1dc_wasm_node.cjs`);
   const real = glue.hashMany;
   const calls = [];
   glue.hashMany = (bytesIn, lengths, flags) => {

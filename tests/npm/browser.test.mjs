@@ -1,19 +1,14 @@
-// The browser entry in headless Chromium, driven over WebDriver (chromedriver,
-// no npm dependency): a page served with the strict Content-Security-Policy
-// `script-src 'self' 'wasm-unsafe-eval'` loads the package with init() (the
-// .wasm fetched next to the module), hashes, streams a Blob, and runs the
-// package in a module Web Worker. Skipped when Chromium is not installed.
+// The browser entry in headless Chromium: a page served with the strict Content-Security-Policy
+// `script-src 'self' 'wasm-unsafe-eval'` loads the package with init() (the .wasm fetched next to
+// the module), hashes, streams a Blob, and runs the package in a module Web Worker. Skipped when
+// Chromium is not installed.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { test } from 'node:test';
-import { pkgDir } from './helpers.mjs';
+import { DATA, PKG_DIR, haveChromium, launchChromium, sha1 } from '../shared.mjs';
 
-const CHROMEDRIVER = process.env.CHROMEDRIVER || '/usr/bin/chromedriver';
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const available = existsSync(CHROMEDRIVER) && existsSync(CHROMIUM);
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
 
@@ -76,7 +71,7 @@ function serve() {
     const path = new URL(req.url, 'http://x').pathname;
     let body = path === EMPTY_ICON ? '' : files[path];
     if (body === undefined) {
-      const [base, rest] = path.startsWith('/pkg/') ? [pkgDir, path.slice(5)] : path.startsWith('/data/') ? [join(pkgDir, '../tests/data'), path.slice(6)] : [null, null];
+      const [base, rest] = path.startsWith('/pkg/') ? [PKG_DIR, path.slice(5)] : path.startsWith('/data/') ? [DATA, path.slice(6)] : [null, null];
       const file = base && normalize(join(base, rest));
       if (!file || !file.startsWith(normalize(base)) || !existsSync(file)) {
         res.writeHead(404).end();
@@ -90,50 +85,14 @@ function serve() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-async function webdriver(port, method, path, body) {
-  const r = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json.value)}`);
-  return json.value;
-}
-
-test('headless Chromium: strict CSP page and a module Web Worker', { skip: !available && 'Chromium or chromedriver missing' }, async () => {
+test('headless Chromium: strict CSP page and a module Web Worker', { skip: !haveChromium && 'Chromium is not installed' }, async () => {
   const server = await serve();
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const driver = spawn(CHROMEDRIVER, [`--port=${port}`], { stdio: 'ignore' });
-  let session;
+  let browser = null;
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await webdriver(port, 'GET', '/status')).ready) break;
-      } catch (e) {
-        if (i > 100) throw e;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    session = (
-      await webdriver(port, 'POST', '/session', {
-        capabilities: {
-          alwaysMatch: {
-            browserName: 'chrome',
-            'goog:chromeOptions': {
-              binary: CHROMIUM,
-              args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-            },
-          },
-        },
-      })
-    ).sessionId;
-    await webdriver(port, 'POST', `/session/${session}/url`, { url: `http://127.0.0.1:${server.address().port}/t/page.html` });
-    let raw = null;
-    for (let i = 0; i < 600 && raw === null; i++) {
-      raw = await webdriver(port, 'POST', `/session/${session}/execute/sync`, { script: 'return window.__result || null', args: [] });
-      if (raw === null) await new Promise((r) => setTimeout(r, 100));
-    }
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}/t/page.html`);
+    const raw = await page.waitForFunction(() => window.__result, null, { timeout: 60_000 }).then((h) => h.jsonValue());
     assert.ok(raw, 'the page finished');
     const out = JSON.parse(raw);
     assert.equal(out.error, undefined, out.error);
@@ -150,12 +109,9 @@ test('headless Chromium: strict CSP page and a module Web Worker', { skip: !avai
     assert.match(out.typeError, /^TypeError: sha1dc: data must be .* got number 42$/);
     assert.deepEqual(out.worker, { hex: ABC, hasher: ABC, many: [ABC, ABC], backend: 'simd128' });
     assert.deepEqual(out.many, [[ABC, null], ['7117b3cb9225aaf0d8ef1a40e493957b0bf8693d', 4], ['da39a3ee5e6b4b0d3255bfef95601890afd80709', null]]);
-    const big = new Uint8Array(3 << 20).fill(97);
-    const { createHash } = await import('node:crypto');
-    assert.equal(out.blob, createHash('sha1').update(big).update('x').digest('hex'));
+    assert.equal(out.blob, sha1(Buffer.concat([Buffer.alloc(3 << 20, 97), Buffer.from('x')])));
   } finally {
-    if (session) await webdriver(port, 'DELETE', `/session/${session}`).catch(() => {});
-    driver.kill();
+    await browser?.close();
     server.close();
   }
 });

@@ -4,9 +4,10 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { ReadableStream } from 'node:stream/web';
 import { test } from 'node:test';
-import { bytes, data, dataDir, pkgDir, plainSha1, tsv } from './helpers.mjs';
+import { DATA, PKG_DIR, readTsv, sha1 as plainSha1 } from '../shared.mjs';
+import { bytes, data } from './helpers.mjs';
 
-const { init, initSync, sha1dc, createHasher, hashStream, backend } = await import(`${pkgDir}/node.mjs`);
+const { init, initSync, sha1dc, createHasher, hashStream, backend } = await import(`${PKG_DIR}/node.mjs`);
 
 const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
 const SHATTERED = data('shattered-1.pdf');
@@ -46,7 +47,9 @@ test('every public vector in every mode of the package (MANIFEST.tsv)', () => {
     'ctrl-million-a.bin': 'a'.repeat(1_000_000),
   };
   let n = 0;
-  for (const [name, , sha1, coll, out, , , rrColl, rrOut] of tsv('MANIFEST.tsv')) {
+  for (const row of readTsv('MANIFEST.tsv')) {
+    const { file: name, sha1_plain_hex: sha1, collision_detected: coll, sha1dc_output_hex: out } = row;
+    const { reduced_round_collision_detected: rrColl, sha1dc_partialcoll_output_hex: rrOut } = row;
     if (name === 'ctrl-splitmix64-1MiB.bin') continue; // the Rust tests cover it
     const input = generated[name] ?? data(name);
     const d = sha1dc(input);
@@ -246,7 +249,7 @@ test('createHasher: chaining, digest ends it, clear errors after', () => {
 });
 
 test('gitBlob: git object ids (DERIVED.tsv), size given or taken', async () => {
-  for (const [what, , sha1, , out] of tsv('DERIVED.tsv')) {
+  for (const { input: what, sha1_plain_hex: sha1, sha1dc_output_hex: out } of readTsv('DERIVED.tsv')) {
     const file = data(what.split('+ ')[1]);
     assert.equal(sha1dc(file, { gitBlob: true }).hex, out, what);
     assert.equal(sha1dc(file, { gitBlob: true }).sha1, sha1, what);
@@ -283,7 +286,7 @@ async function* pieces(b, size) {
 test('hashStream: every kind of source, with progress', async () => {
   const want = sha1dc(SHATTERED);
   const sources = {
-    'Node Readable (fs)': () => createReadStream(`${dataDir}/shattered-1.pdf`, { highWaterMark: 10_000 }),
+    'Node Readable (fs)': () => createReadStream(`${DATA}/shattered-1.pdf`, { highWaterMark: 10_000 }),
     'Node Readable (Buffer chunks)': () => Readable.from(pieces(SHATTERED, 4096)),
     ReadableStream: () => Readable.toWeb(Readable.from(pieces(SHATTERED, 65_536))),
     'ReadableStream (hand-made, odd chunks)': () =>
@@ -371,7 +374,7 @@ test('hashStream: bad sources and callbacks are TypeErrors', async () => {
 /** Counts RawHasher frees (the Node entry's glue is one module instance, shared with the API). */
 async function countFrees(run) {
   const { createRequire } = await import('node:module');
-  const glue = createRequire(import.meta.url)(`${pkgDir}/wasm/sha1dc_wasm_node.cjs`);
+  const glue = createRequire(import.meta.url)(`${PKG_DIR}/wasm/sha1dc_wasm_node.cjs`);
   const free = glue.RawHasher.prototype.free;
   let frees = 0;
   glue.RawHasher.prototype.free = function () {

@@ -3,23 +3,21 @@
 // resolved through the exports map).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { after, test } from 'node:test';
-import { dataDir, pkgDir } from './helpers.mjs';
+import { DATA, installTarball } from '../shared.mjs';
 
 const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
-const work = mkdtempSync(join(tmpdir(), 'sha1dc-wasm-tarball-'));
-after(() => rmSync(work, { recursive: true, force: true }));
+let installed = null;
+after(() => installed?.cleanup());
 
-const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
 const node = (args, cwd) => execFileSync(process.execPath, args, { cwd, encoding: 'utf8' }).trim();
 
 test('npm pack, npm install, import and require', () => {
-  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work, pkgDir], work));
-  const files = packed[0].files.map((f) => f.path).sort();
+  installed = installTarball('tarball');
+  const { app, files } = installed;
   assert.deepEqual(files, [
     'LICENSE',
     'README.md',
@@ -40,11 +38,6 @@ test('npm pack, npm install, import and require', () => {
     'wasm/sha1dc_wasm_inline.js',
     'wasm/sha1dc_wasm_node.cjs',
   ]);
-  const tgz = join(work, packed[0].filename);
-  const app = join(work, 'app');
-  execFileSync('mkdir', ['-p', app]);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-  npm(['install', '--no-package-lock', '--offline', tgz], app);
   assert.ok(existsSync(join(app, 'node_modules/sha1dc-wasm/wasm/sha1dc_wasm_bg.wasm')));
   assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')), ['sha1dc-wasm']);
 
@@ -57,7 +50,7 @@ test('npm pack, npm install, import and require', () => {
      const shattered = sha1dc(readFileSync(process.argv[2]));
      console.log([sha1dc('abc').hex, createHasher().update('abc').digest().hex, r.hex, backend(), shattered.collision.dv].join(' '));`,
   );
-  const pdf = join(dataDir, 'shattered-1.prefix320.bin');
+  const pdf = join(DATA, 'shattered-1.prefix320.bin');
   assert.equal(node(['esm.mjs', pdf], app), `${ABC} ${ABC} ${ABC} simd128 II(52,0)`);
 
   writeFileSync(

@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { dataDir, installTarball, root } from './helpers.mjs';
+import { DATA as dataDir, ROOT as root, installTarball } from '../shared.mjs';
 
 let t;
 let rust;
