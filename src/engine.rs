@@ -12,22 +12,13 @@
 
 use crate::backend::{Backend, PerBlock};
 use crate::block::Block;
-use crate::compress::{self, IV, compress_expanded, expand};
-use crate::dv::DisturbanceVector;
+use crate::compress::{self, IV};
+use crate::config::Config;
+use crate::outcome::{CollisionBlock, Detection, Outcome};
 use crate::recompress::{Candidates, collision_block};
-use crate::{Collision, CollisionBlock, Digest, Outcome};
 
 /// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
-const BATCH: usize = 64;
-
-/// The modes; see [`crate::Builder`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Config {
-    pub detect: bool,
-    pub safe_hash: bool,
-    pub reduced_round: bool,
-    pub filter: bool,
-}
+const FILTER_CALL: usize = 64;
 
 /// Where a reporting call sends each flagged block: nothing for the plain
 /// calls, so they build no report.
@@ -47,72 +38,6 @@ impl Reporter<'_> {
     fn report(&mut self, block: impl FnOnce() -> CollisionBlock) {
         if let Some(f) = &mut self.0 {
             f(&block());
-        }
-    }
-}
-
-/// The first flagged block and how many were flagged.
-#[derive(Clone, Copy, Debug)]
-struct Flagged {
-    first_block: u64,
-    first_dv: usize,
-    count: u64,
-}
-
-/// What detection keeps of one message besides its output chain: the plain
-/// SHA-1 chain once the two part, and the flagged blocks. Shared by the
-/// streaming engine and the batch path (src/many), so both report alike.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Detection {
-    /// The plain SHA-1 chain, kept apart only once a collision made the
-    /// output chain differ from it (safe hash on).
-    pub sha1_chain: Option<[u32; 5]>,
-    flagged: Option<Flagged>,
-}
-
-impl Detection {
-    /// Block number `index`, already compressed into the output `chain`,
-    /// is half of a collision on DV `dv`: records it and applies the safe
-    /// hash (the block compressed twice more). True when this made the
-    /// output chain part from the plain SHA-1 chain, which then continues
-    /// from here on its own.
-    pub(crate) fn on_collision(
-        &mut self,
-        config: &Config,
-        chain: &mut [u32; 5],
-        block: &Block,
-        index: u64,
-        dv: usize,
-    ) -> bool {
-        let flagged = self.flagged.get_or_insert(Flagged {
-            first_block: index,
-            first_dv: dv,
-            count: 0,
-        });
-        flagged.count += 1;
-        if !config.safe_hash {
-            return false;
-        }
-        let parted = self.sha1_chain.is_none();
-        if parted {
-            self.sha1_chain = Some(*chain);
-        }
-        let w = expand(block);
-        compress_expanded(chain, &w);
-        compress_expanded(chain, &w);
-        parted
-    }
-
-    /// The report for the message whose output chain ends at `chain`.
-    pub(crate) fn outcome(&self, chain: &[u32; 5]) -> Outcome {
-        Outcome {
-            digest: Digest::from_state(chain),
-            sha1: Digest::from_state(self.sha1_chain.as_ref().unwrap_or(chain)),
-            collision: self.flagged.map(|f| Collision {
-                block: f.first_block,
-                dv: DisturbanceVector::from_index(f.first_dv),
-                count: f.count,
-            }),
         }
     }
 }
@@ -154,7 +79,7 @@ impl Engine {
 
     /// An engine that continues a message whose first `blocks` whole
     /// blocks are already compressed into `chain` with `detection` (the
-    /// batch path hands its last few lanes over: src/many).
+    /// batch path hands its last few lanes over: src/batch.rs).
     pub(crate) fn resume(
         config: Config,
         backend: &'static Backend,
@@ -189,7 +114,9 @@ impl Engine {
 
     /// New options for every block not compressed yet; a block held back
     /// is compressed with the former ones first, as it was whole before.
-    pub(crate) fn set_config(&mut self, config: Config) {
+    pub(crate) fn change_config(&mut self, change: impl FnOnce(&mut Config)) {
+        let mut config = self.config;
+        change(&mut config);
         if config == self.config {
             return;
         }
@@ -337,9 +264,9 @@ impl Engine {
     /// through the backend's `compress_flagged`. Returns the blocks after
     /// one whose collision just made the chains part, or none.
     fn detect<'a>(&mut self, blocks: &'a [Block], report: &mut Reporter<'_>) -> &'a [Block] {
-        let mut masks = [u32::MAX; BATCH];
+        let mut masks = [u32::MAX; FILTER_CALL];
         let mut done = 0;
-        for chunk in blocks.chunks(BATCH) {
+        for chunk in blocks.chunks(FILTER_CALL) {
             let masks = &mut masks[..chunk.len()];
             if self.config.filter {
                 (self.backend.filter)(chunk, masks);

@@ -24,7 +24,9 @@
 
 use core::fmt;
 
-use crate::{Builder, Collision, Digest, Hasher, Outcome};
+use crate::Hasher;
+use crate::outcome::{Collision, Outcome};
+use crate::output::Digest;
 
 /// The four kinds of git object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,7 +67,7 @@ pub(crate) struct Header {
 }
 
 impl Header {
-    /// No header (a plain message in a batch, src/many).
+    /// No header (a plain message in a batch, src/batch.rs).
     pub(crate) const EMPTY: Header = Header {
         bytes: [0; 28],
         len: 0,
@@ -135,7 +137,7 @@ impl ObjectHasher {
     /// A hasher with the default options for an object of `kind` whose
     /// content is `content_len` bytes.
     pub fn new(kind: ObjectKind, content_len: u64) -> Self {
-        Builder::default().build_object(kind, content_len)
+        Self::with_hasher(Hasher::new(), kind, content_len)
     }
 
     pub(crate) fn with_hasher(mut hasher: Hasher, kind: ObjectKind, content_len: u64) -> Self {
@@ -209,7 +211,7 @@ pub struct ObjectOutcome {
 
 impl ObjectOutcome {
     /// The outcome of an object whose header is `header_len` bytes (the
-    /// batch form, src/many).
+    /// batch form, src/batch.rs).
     pub(crate) fn from_parts(outcome: Outcome, header_len: u64) -> Self {
         ObjectOutcome {
             outcome,

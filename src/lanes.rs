@@ -37,7 +37,7 @@ pub(crate) trait Lanes: Copy {
     unsafe fn store(self, out: &mut [u32]);
     /// The `LANES` words of `src[..LANES]`, one per lane.
     unsafe fn load(src: &[u32]) -> Self;
-    /// Lane-wise wrapping `a + b` (the multi-buffer compression, src/many).
+    /// Lane-wise wrapping `a + b` (the multi-buffer compression, src/batch.rs).
     unsafe fn add(self, o: Self) -> Self;
     /// Lane-wise `a == b`: every bit set where the lanes are equal, none
     /// where they differ.

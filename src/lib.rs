@@ -38,14 +38,16 @@
 #![deny(missing_docs)]
 
 mod backend;
+mod batch;
 mod block;
+mod builder;
 mod compress;
+mod config;
 mod dv;
 mod engine;
 mod filter;
 pub mod git;
 mod lanes;
-mod many;
 mod outcome;
 mod output;
 mod recompress;
@@ -61,9 +63,10 @@ mod splitmix;
 #[cfg(feature = "digest")]
 pub use ::digest;
 pub use backend::{BackendError, available_backends};
-pub use dv::{DisturbanceVector, DvKind};
+pub use builder::Builder;
 #[cfg(feature = "std")]
-pub use many::hash_many;
+pub use builder::hash_many;
+pub use dv::{DisturbanceVector, DvKind};
 pub use outcome::{Collision, CollisionBlock, Outcome};
 pub use output::{Digest, ParseDigestError};
 
@@ -73,27 +76,6 @@ use engine::{Engine, Reporter};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
-
-impl DisturbanceVector {
-    /// The disturbance vector at `index` in the reference's table (the
-    /// [`index`](DisturbanceVector::index) a report gives), or `None` past
-    /// the last one: for callers that store a report compactly and name the
-    /// DV later.
-    ///
-    /// ```
-    /// use sha1dc_wasm::DisturbanceVector;
-    ///
-    /// let dv = sha1dc_wasm::hash(include_bytes!("../tests/data/sha-mbles-1.bin"))
-    ///     .collision()
-    ///     .unwrap()
-    ///     .dv();
-    /// assert_eq!(DisturbanceVector::by_index(dv.index()), Some(dv));
-    /// assert_eq!(DisturbanceVector::by_index(32), None);
-    /// ```
-    pub fn by_index(index: usize) -> Option<Self> {
-        (index < dv::DVS.len()).then(|| DisturbanceVector::from_index(index))
-    }
-}
 
 /// Hashes `data` in one call with the default options.
 ///
@@ -266,41 +248,25 @@ impl Hasher {
     /// assert_eq!(switched.finalize(), built.finalize());
     /// ```
     pub fn set_safe_hash(&mut self, on: bool) {
-        let config = engine::Config {
-            safe_hash: on,
-            ..self.engine.config()
-        };
-        self.engine.set_config(config);
+        self.engine.change_config(|c| c.safe_hash = on);
     }
 
     /// Changes [`Builder::detect_collisions`] from here on; see
     /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
     pub fn set_detect_collisions(&mut self, on: bool) {
-        let config = engine::Config {
-            detect: on,
-            ..self.engine.config()
-        };
-        self.engine.set_config(config);
+        self.engine.change_config(|c| c.detect = on);
     }
 
     /// Changes [`Builder::reduced_round`] from here on; see
     /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
     pub fn set_reduced_round(&mut self, on: bool) {
-        let config = engine::Config {
-            reduced_round: on,
-            ..self.engine.config()
-        };
-        self.engine.set_config(config);
+        self.engine.change_config(|c| c.reduced_round = on);
     }
 
     /// Changes [`Builder::use_filter`] from here on; see
     /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
     pub fn set_use_filter(&mut self, on: bool) {
-        let config = engine::Config {
-            filter: on,
-            ..self.engine.config()
-        };
-        self.engine.set_config(config);
+        self.engine.change_config(|c| c.filter = on);
     }
 }
 
@@ -313,126 +279,5 @@ impl std::io::Write for Hasher {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-/// Options for a [`Hasher`].
-///
-/// ```
-/// use sha1dc_wasm::Hasher;
-///
-/// let hasher = Hasher::builder()
-///     .safe_hash(true)
-///     .reduced_round(true)
-///     .build();
-/// # drop(hasher);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Builder {
-    config: engine::Config,
-    /// The forced backend, or `None` for the fastest this CPU runs.
-    backend: Option<&'static backend::Backend>,
-}
-
-impl Default for Builder {
-    fn default() -> Self {
-        Builder {
-            config: engine::Config {
-                detect: true,
-                safe_hash: true,
-                reduced_round: false,
-                filter: true,
-            },
-            backend: None,
-        }
-    }
-}
-
-impl Builder {
-    /// Detect collisions (default true). Off, the hasher is plain SHA-1.
-    pub fn detect_collisions(mut self, on: bool) -> Self {
-        self.config.detect = on;
-        self
-    }
-
-    /// On a detected collision, output the safe hash (default true): the
-    /// flagged block is compressed three times in all, so the two messages of
-    /// a collision get different outputs.
-    pub fn safe_hash(mut self, on: bool) -> Self {
-        self.config.safe_hash = on;
-        self
-    }
-
-    /// Also flag blocks whose recompression collides in the input chaining
-    /// value, which catches reduced-round collisions (default false).
-    pub fn reduced_round(mut self, on: bool) -> Self {
-        self.config.reduced_round = on;
-        self
-    }
-
-    /// Use the unavoidable-bit-condition filter (default true). Off, every
-    /// block is recompressed for all 32 disturbance vectors: the results are
-    /// the same, about 20 times slower. For tests.
-    pub fn use_filter(mut self, on: bool) -> Self {
-        self.config.filter = on;
-        self
-    }
-
-    /// Run a named backend instead of the fastest available one; fails when
-    /// the name is unknown or this CPU lacks its instructions.
-    ///
-    /// ```
-    /// let hasher = sha1dc_wasm::Hasher::builder().backend("portable").unwrap().build();
-    /// assert_eq!(hasher.backend(), "portable");
-    /// assert!(sha1dc_wasm::Hasher::builder().backend("no-such-thing").is_err());
-    /// ```
-    pub fn backend(mut self, name: &str) -> Result<Self, BackendError> {
-        self.backend = Some(backend::Backend::by_name(name)?);
-        Ok(self)
-    }
-
-    /// The forced backend, or the fastest this CPU runs.
-    fn chosen_backend(&self) -> &'static backend::Backend {
-        self.backend.unwrap_or_else(backend::Backend::best)
-    }
-
-    /// Hashes `data` in one call with these options: what a hasher from
-    /// [`build`](Self::build) gives for it, without the streaming buffer.
-    ///
-    /// ```
-    /// let builder = sha1dc_wasm::Hasher::builder().safe_hash(false);
-    /// let mut hasher = builder.build();
-    /// hasher.update(b"abc");
-    /// assert_eq!(builder.hash(b"abc"), hasher.finalize());
-    /// ```
-    pub fn hash(&self, data: &[u8]) -> Outcome {
-        Engine::new(self.config, self.chosen_backend()).hash_all(data)
-    }
-
-    /// The hasher.
-    pub fn build(self) -> Hasher {
-        let backend = self.chosen_backend();
-        Hasher {
-            engine: Engine::new(self.config, backend),
-        }
-    }
-
-    /// A hasher for a git object of `kind` whose content is `content_len`
-    /// bytes, with these options: it hashes the header `<type> <len>\0`
-    /// first; see [`git`].
-    ///
-    /// ```
-    /// use sha1dc_wasm::{Hasher, git::ObjectKind};
-    ///
-    /// let mut blob = Hasher::builder().safe_hash(false).build_object(ObjectKind::Blob, 0);
-    /// blob.update(b"");
-    /// // `git hash-object /dev/null`
-    /// assert_eq!(
-    ///     blob.finalize().unwrap().id().to_string(),
-    ///     "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
-    /// );
-    /// ```
-    pub fn build_object(self, kind: git::ObjectKind, content_len: u64) -> git::ObjectHasher {
-        git::ObjectHasher::with_hasher(self.build(), kind, content_len)
     }
 }

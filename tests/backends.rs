@@ -9,24 +9,12 @@
 mod common;
 
 use common::kat::{FILTERED, MODES, Mode};
-use common::{SplitMix64, hash_chunked, input, tsv};
+use common::{SplitMix64, hash_chunked, input, light, tsv};
 use sha1dc_wasm::{Hasher, Outcome, available_backends};
 
-fn light() -> bool {
-    std::env::var_os("SHA1DC_TEST_LIGHT").is_some_and(|v| !v.is_empty() && v != "0")
-}
-
-fn hasher(backend: &str, mode: Mode) -> Hasher {
-    mode.builder()
-        .backend(backend)
-        .unwrap_or_else(|e| panic!("{backend}: {e}"))
-        .build()
-}
-
 fn run(backend: &str, mode: Mode, data: &[u8]) -> Outcome {
-    let mut h = hasher(backend, mode);
+    let mut h = mode.hasher_on(backend);
     h.update(data);
-    assert_eq!(h.backend(), backend);
     h.finalize()
 }
 
@@ -119,7 +107,7 @@ fn random_messages_with_random_chunking() {
                 want,
                 "{backend} round {round} len {len}"
             );
-            let h = hasher(backend, mode);
+            let h = mode.hasher_on(backend);
             assert_eq!(
                 hash_chunked(h, msg, &mut rng),
                 want,
@@ -153,7 +141,7 @@ fn public_vectors_in_every_mode() {
                 if light() && data.len() > 1 << 12 {
                     continue;
                 }
-                let h = hasher(backend, mode);
+                let h = mode.hasher_on(backend);
                 assert_eq!(hash_chunked(h, &data, &mut rng), want, "{what} chunked");
             }
         }
@@ -203,7 +191,7 @@ fn near_collisions() {
                 let want = run("portable", mode, &msg);
                 assert!(want.collision().is_some(), "{name} {mode}");
                 for backend in natives() {
-                    let mut h = hasher(backend, mode);
+                    let mut h = mode.hasher_on(backend);
                     h.update(&msg[..split]);
                     h.update(&msg[split..]);
                     assert_eq!(h.finalize(), want, "{backend} {name} split {split}");
@@ -231,10 +219,10 @@ fn collision_at_every_position_of_a_group() {
         let want = run("portable", mode, &msg);
         assert_eq!(want.collision().expect("SHA-mbles is detected").block(), 9);
         for backend in natives() {
-            let builder = mode.builder().backend(backend).unwrap();
+            let builder = mode.on(backend);
             assert_eq!(builder.hash(&msg), want, "{backend} one-shot {mode}");
             for split in 0..=10 {
-                let mut h = hasher(backend, mode);
+                let mut h = mode.hasher_on(backend);
                 h.update(&msg[..64 * split]);
                 h.update(&msg[64 * split..]);
                 assert_eq!(

@@ -7,25 +7,15 @@
 mod common;
 
 use common::kat::{MODES, Mode};
-use common::{SplitMix64, input};
+use common::{SplitMix64, input, light};
 use sha1dc_wasm::git::{ObjectKind, hash_object};
 use sha1dc_wasm::{Builder, Outcome, available_backends};
-
-fn light() -> bool {
-    std::env::var_os("SHA1DC_TEST_LIGHT").is_some_and(|v| !v.is_empty() && v != "0")
-}
-
-fn builder(backend: &str, mode: Mode) -> Builder {
-    mode.builder()
-        .backend(backend)
-        .unwrap_or_else(|e| panic!("{backend}: {e}"))
-}
 
 /// `messages` through the batch form of `backend` in `mode`, each checked
 /// against the streaming hasher of the same backend and mode.
 fn check(backend: &str, mode: Mode, messages: &[Vec<u8>], context: &str) -> Vec<Outcome> {
     let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
-    let b = builder(backend, mode);
+    let b = mode.on(backend);
     let got = b.hash_many(&refs);
     assert_eq!(got.len(), messages.len());
     for (i, (m, g)) in messages.iter().zip(&got).enumerate() {
@@ -82,7 +72,7 @@ fn every_short_length() {
         .collect();
     for backend in available_backends() {
         check(backend, Mode::DEFAULT, &messages, "lengths 0..=200");
-        assert!(builder(backend, Mode::DEFAULT).hash_many(&[]).is_empty());
+        assert!(Mode::DEFAULT.on(backend).hash_many(&[]).is_empty());
     }
 }
 
@@ -137,7 +127,7 @@ fn git_objects() {
             ObjectKind::Commit,
             ObjectKind::Tag,
         ] {
-            let got = builder(backend, Mode::DEFAULT).hash_objects(kind, &refs);
+            let got = Mode::DEFAULT.on(backend).hash_objects(kind, &refs);
             for (c, g) in refs.iter().zip(&got) {
                 assert_eq!(*g, hash_object(kind, c), "{backend} {kind}");
             }

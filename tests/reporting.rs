@@ -10,12 +10,8 @@ mod common;
 
 use common::kat::{FILTERED, MODES, Mode, traces};
 use common::model::{self, Dv, Flagged, Found};
-use common::{SplitMix64, input, text, tsv};
+use common::{SplitMix64, input, light, text, tsv};
 use sha1dc_wasm::{CollisionBlock, Hasher, Outcome, available_backends};
-
-fn light() -> bool {
-    std::env::var_os("SHA1DC_TEST_LIGHT").is_some_and(|v| !v.is_empty() && v != "0")
-}
 
 fn dvs() -> Vec<Dv> {
     model::dvs(&text("DV_TABLE.tsv"))
@@ -30,12 +26,6 @@ fn flagged(b: &CollisionBlock) -> Flagged {
         words: *b.words(),
         partner_words: *b.partner_words(),
     }
-}
-
-fn hasher(backend: &str, mode: Mode) -> Hasher {
-    let h = mode.builder().backend(backend).unwrap().build();
-    assert_eq!(h.backend(), backend);
-    h
 }
 
 /// `data` through `h` with every report: in one call, or in chunks of
@@ -109,9 +99,9 @@ fn reports_match_the_model_for_every_file_mode_and_backend() {
             let want = model::hash(&dvs, &data, &|_| mode);
             for backend in available_backends() {
                 let what = format!("{backend} {name} {mode}");
-                let whole = reporting(hasher(backend, mode), &data, None);
+                let whole = reporting(mode.hasher_on(backend), &data, None);
                 assert_model(&whole, &want, &what);
-                let chunked = reporting(hasher(backend, mode), &data, Some(&mut rng));
+                let chunked = reporting(mode.hasher_on(backend), &data, Some(&mut rng));
                 assert_model(&chunked, &want, &format!("{what} chunked"));
             }
         }
@@ -165,7 +155,7 @@ fn reports_match_the_reference_recompression() {
         for &mode in modes {
             for backend in available_backends() {
                 let what = format!("{backend} {name} {mode}");
-                let (_, seen) = reporting(hasher(backend, mode), &data, None);
+                let (_, seen) = reporting(mode.hasher_on(backend), &data, None);
                 let b = seen.iter().find(|b| b.offset == offset);
                 let b = b.unwrap_or_else(|| panic!("{what}: no report at {offset}"));
                 assert_eq!(dvs[b.dv].name, dv, "{what}");
@@ -204,7 +194,7 @@ fn reported_blocks_are_the_traced_ones() {
                 .collect();
             for backend in available_backends() {
                 let mut seen = Vec::new();
-                let mut h = hasher(backend, *mode);
+                let mut h = mode.hasher_on(backend);
                 h.update_reporting(&data, &mut |b| seen.push((b.offset(), b.dv().to_string())));
                 h.finalize_reporting(&mut |b| seen.push((b.offset(), b.dv().to_string())));
                 assert_eq!(seen, want, "{backend} {} {mode}", t.name);
@@ -231,10 +221,14 @@ fn reports_in_long_calls_and_at_every_split() {
             assert!(!want.flagged.is_empty(), "{name}");
             for backend in available_backends() {
                 let what = format!("{backend} {name} {mode}");
-                assert_model(&reporting(hasher(backend, mode), &data, None), &want, &what);
+                assert_model(
+                    &reporting(mode.hasher_on(backend), &data, None),
+                    &want,
+                    &what,
+                );
                 for split in 0..=11 {
                     let mut seen = Vec::new();
-                    let mut h = hasher(backend, mode);
+                    let mut h = mode.hasher_on(backend);
                     let mut on = |b: &CollisionBlock| seen.push(flagged(b));
                     h.update_reporting(&data[..64 * split + 5], &mut on);
                     h.update_reporting(&data[64 * split + 5..], &mut on);
@@ -260,7 +254,7 @@ fn a_clone_taken_mid_message_goes_on_alone() {
         let split = rng.below(pdf.len() as u64 + 1) as usize;
         for backend in available_backends() {
             let what = format!("{backend} {mode} round {round} split {split}");
-            let mut original = hasher(backend, mode);
+            let mut original = mode.hasher_on(backend);
             let mut earlier = Vec::new();
             original.update_reporting(&pdf[..split], &mut |b| earlier.push(flagged(b)));
             let clone = original.clone();
@@ -318,10 +312,10 @@ fn a_switch_before_any_byte_is_the_builder_option() {
                     let mut mode = start;
                     set_mode(&mut mode, on);
                     for backend in available_backends() {
-                        let mut switched = hasher(backend, start);
+                        let mut switched = start.hasher_on(backend);
                         set(&mut switched, on);
                         switched.update(&data);
-                        let mut built = hasher(backend, mode);
+                        let mut built = mode.hasher_on(backend);
                         built.update(&data);
                         let what = format!("{backend} {name} from {start}: {option}={on}");
                         assert_eq!(switched.finalize(), built.finalize(), "{what}");
@@ -382,7 +376,7 @@ fn switches_at_random_points_match_the_model() {
         for backend in available_backends() {
             let what = format!("{backend} round {round} from {start} cuts {cuts:?} {switches:?}");
             for report in [true, false] {
-                let mut h = hasher(backend, start);
+                let mut h = start.hasher_on(backend);
                 let mut seen = Vec::new();
                 let mut on = |b: &CollisionBlock| seen.push(flagged(b));
                 let mut at = 0;

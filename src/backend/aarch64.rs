@@ -10,16 +10,16 @@ use super::Backend;
 mod little {
     use super::Backend;
     use crate::Outcome;
+    use crate::batch::{self, Messages};
     use crate::block::Block;
     use crate::compress::{aarch64_sha, portable};
-    use crate::engine::Config;
+    use crate::config::Config;
     use crate::filter::neon;
-    use crate::many::{self, Messages};
     use crate::recompress::{self, Candidates};
 
     fn many_neon(b: &'static Backend, c: Config, m: Messages<'_, '_>, o: &mut [Outcome]) {
         // SAFETY: NEON is part of aarch64.
-        unsafe { many::hash_lanes::<core::arch::aarch64::uint32x4_t>(b, c, m, o) }
+        unsafe { batch::hash_lanes::<core::arch::aarch64::uint32x4_t>(b, c, m, o) }
     }
 
     // cpufeatures' "sha2" is Linux's HWCAP_SHA2, Rust's `sha2` target

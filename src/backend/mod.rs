@@ -17,9 +17,9 @@
 use core::fmt;
 
 use crate::Outcome;
+use crate::batch::{self, Messages};
 use crate::block::Block;
-use crate::engine::Config;
-use crate::many::{self, Messages};
+use crate::config::Config;
 use crate::{compress, filter, recompress};
 
 /// Everything a backend is: how it compresses, filters and checks blocks.
@@ -46,12 +46,12 @@ pub(crate) struct Backend {
     /// filter on the schedule the rounds expand), for calls of fewer than
     /// `below` blocks; see [`PerBlock`].
     pub per_block: Option<PerBlock>,
-    /// Many messages at once, one per vector lane (src/many).
+    /// Many messages at once, one per vector lane (src/batch.rs).
     pub hash_many: HashMany,
 }
 
 /// `(backend, config, messages, out)`: the outcome of every message into
-/// `out`, in order; see [`many::hash_lanes`].
+/// `out`, in order; see [`batch::hash_lanes`].
 pub(crate) type HashMany = fn(&'static Backend, Config, Messages<'_, '_>, &mut [Outcome]);
 
 /// Detection one block at a time: `run(chain, blocks, reduced_round)`
@@ -104,7 +104,7 @@ static PORTABLE: Backend = Backend {
     compress_flagged: recompress::compress_flagged,
     test_flagged: recompress::test_flagged,
     per_block: None,
-    hash_many: many::hash_many_portable,
+    hash_many: batch::hash_many_portable,
 };
 
 /// Every backend this build knows, fastest first; `portable` is last.

@@ -41,12 +41,12 @@ fn detect_simd128(
 #[cfg(target_feature = "simd128")]
 fn many_simd128(
     b: &'static Backend,
-    c: crate::engine::Config,
-    m: crate::many::Messages<'_, '_>,
+    c: crate::config::Config,
+    m: crate::batch::Messages<'_, '_>,
     o: &mut [crate::Outcome],
 ) {
     // SAFETY: the module is built with simd128 (this item's cfg).
-    unsafe { crate::many::hash_lanes::<core::arch::wasm32::v128>(b, c, m, o) }
+    unsafe { crate::batch::hash_lanes::<core::arch::wasm32::v128>(b, c, m, o) }
 }
 
 #[cfg(not(target_feature = "simd128"))]

@@ -8,11 +8,11 @@ use core::arch::x86_64::{__m128i, __m256i, __m512i};
 
 use super::{Backend, PerBlock};
 use crate::Outcome;
+use crate::batch::{self, Messages};
 use crate::block::Block;
 use crate::compress::{portable, x86_sha};
-use crate::engine::Config;
+use crate::config::Config;
 use crate::filter::{avx2, avx512, per_block, sse2};
-use crate::many::{self, Messages};
 use crate::recompress::{self, Candidates, Kept};
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
@@ -93,13 +93,13 @@ fn avx2_filter(blocks: &[Block], out: &mut [u32]) {
     unsafe { avx2::masks(blocks, out) }
 }
 
-/// The batch form of each vector width (src/many), under its features.
+/// The batch form of each vector width (src/batch.rs), under its features.
 macro_rules! hash_many {
     ($name:ident, $inner:ident, $v:ty, $features:literal) => {
         #[target_feature(enable = $features)]
         unsafe fn $inner(b: &'static Backend, c: Config, m: Messages<'_, '_>, o: &mut [Outcome]) {
             // SAFETY: the caller checked the features.
-            unsafe { many::hash_lanes::<$v>(b, c, m, o) }
+            unsafe { batch::hash_lanes::<$v>(b, c, m, o) }
         }
 
         fn $name(b: &'static Backend, c: Config, m: Messages<'_, '_>, o: &mut [Outcome]) {

@@ -1,5 +1,5 @@
 //! SHA-1 compression of one block per lane of a [`Lanes`] vector, written
-//! once: the batch path (src/many) runs it on 4 to 16 lanes, and the
+//! once: the batch path (src/batch.rs) runs it on 4 to 16 lanes, and the
 //! portable compressor (portable.rs) is its one-lane form on `u32`.
 
 use super::K;

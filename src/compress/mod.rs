@@ -17,7 +17,7 @@ pub(crate) const IV: [u32; 5] = [
     0xc3d2_e1f0,
 ];
 
-pub(crate) use crate::block::{Block, expand};
+pub(crate) use crate::block::Block;
 
 pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 

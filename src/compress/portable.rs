@@ -37,7 +37,8 @@ pub(crate) fn compress_keeping(state: &mut [u32; 5], block: &Block, w: &mut [u32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compress::{IV, compress_expanded, expand};
+    use crate::block::expand;
+    use crate::compress::{IV, compress_expanded};
 
     #[test]
     fn matches_the_step_function_form() {

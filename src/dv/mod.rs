@@ -48,6 +48,25 @@ impl DisturbanceVector {
         DisturbanceVector { index: index as u8 }
     }
 
+    /// The disturbance vector at `index` in the reference's table (the
+    /// [`index`](DisturbanceVector::index) a report gives), or `None` past
+    /// the last one: for callers that store a report compactly and name the
+    /// DV later.
+    ///
+    /// ```
+    /// use sha1dc_wasm::DisturbanceVector;
+    ///
+    /// let dv = sha1dc_wasm::hash(include_bytes!("../../tests/data/sha-mbles-1.bin"))
+    ///     .collision()
+    ///     .unwrap()
+    ///     .dv();
+    /// assert_eq!(DisturbanceVector::by_index(dv.index()), Some(dv));
+    /// assert_eq!(DisturbanceVector::by_index(32), None);
+    /// ```
+    pub fn by_index(index: usize) -> Option<Self> {
+        (index < DVS.len()).then(|| DisturbanceVector::from_index(index))
+    }
+
     /// Type I or II.
     pub fn kind(&self) -> DvKind {
         DVS[usize::from(self.index)].kind

@@ -42,6 +42,21 @@ impl Mode {
             .detect_collisions(self.detect)
     }
 
+    /// A builder with these switches and the backend `name` (which this
+    /// CPU must run).
+    pub fn on(self, name: &str) -> Builder {
+        self.builder()
+            .backend(name)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// A hasher with these switches and the backend `name`.
+    pub fn hasher_on(self, name: &str) -> Hasher {
+        let h = self.on(name).build();
+        assert_eq!(h.backend(), name);
+        h
+    }
+
     /// `data` hashed in one call.
     pub fn run(self, data: &[u8]) -> Outcome {
         let mut h = self.builder().build();

@@ -19,10 +19,12 @@ use crate::backend::Backend;
 use crate::block::Block;
 use crate::compress::IV;
 use crate::compress::lanes::{compress_lanes, compress_lanes_scheduled};
-use crate::engine::{Config, Detection, Engine, Reporter};
+use crate::config::Config;
+use crate::engine::{Engine, Reporter};
 use crate::filter::Filter;
-use crate::git::{Header, ObjectKind, ObjectOutcome};
+use crate::git::{Header, ObjectKind};
 use crate::lanes::Lanes;
+use crate::outcome::Detection;
 use crate::recompress::{Candidates, Kept};
 
 /// The most lanes a form has (AVX-512: 16).
@@ -62,8 +64,13 @@ impl<'a> Message<'a> {
         }
     }
 
+    /// Bytes of the header.
+    pub(crate) fn header_len(&self) -> u64 {
+        self.header.as_bytes().len() as u64
+    }
+
     fn len(&self) -> u64 {
-        (self.header.as_bytes().len() + self.content.len()) as u64
+        self.header_len() + self.content.len() as u64
     }
 
     /// Blocks with the padding: the 0x80 byte and the 8-byte bit length.
@@ -333,113 +340,6 @@ pub(crate) fn hash_many_portable(
 ) {
     // SAFETY: u64 lanes are plain integer arithmetic.
     unsafe { hash_lanes::<u64>(backend, config, messages, out) }
-}
-
-impl crate::Builder {
-    /// Hashes every message of `messages` with these options, several at a
-    /// time (one per vector lane: 16 with AVX-512, 8 with AVX2, 4 with SSE2,
-    /// NEON or simd128, 2 portable), into `out`: `out[i]` is exactly what a
-    /// hasher from this builder gives for `messages[i]`, collisions
-    /// included. Allocates nothing.
-    ///
-    /// Independent messages are not bound by the latency of one SHA-1
-    /// chain, so this beats hashing them one by one when there are many;
-    /// the last few messages of a batch finish on the single stream.
-    ///
-    /// # Panics
-    /// When `out` and `messages` differ in length.
-    ///
-    /// ```
-    /// use sha1dc_wasm::{Hasher, Outcome};
-    ///
-    /// let messages: [&[u8]; 3] = [b"abc", b"", include_bytes!("../../tests/data/sha-mbles-1.bin")];
-    /// let mut out = [Outcome::default(); 3];
-    /// Hasher::builder().hash_many_into(&messages, &mut out);
-    /// assert_eq!(out[0], sha1dc_wasm::hash(b"abc"));
-    /// assert!(out[2].collision().is_some());
-    /// ```
-    pub fn hash_many_into(&self, messages: &[&[u8]], out: &mut [Outcome]) {
-        assert_eq!(messages.len(), out.len(), "one outcome per message");
-        let backend = self.chosen_backend();
-        (backend.hash_many)(backend, self.config, &|i| Message::plain(messages[i]), out);
-    }
-
-    /// [`hash_many_into`](Self::hash_many_into) into a new vector.
-    ///
-    /// ```
-    /// let outcomes = sha1dc_wasm::Hasher::builder().hash_many(&[b"a", b"b"]);
-    /// assert_eq!(outcomes[1], sha1dc_wasm::hash(b"b"));
-    /// ```
-    #[cfg(feature = "std")]
-    pub fn hash_many(&self, messages: &[&[u8]]) -> Vec<Outcome> {
-        let mut out = vec![Outcome::default(); messages.len()];
-        self.hash_many_into(messages, &mut out);
-        out
-    }
-
-    /// Hashes many git objects of one kind (each `<kind> <len>\0` then its
-    /// content), as [`hash_many_into`](Self::hash_many_into) does messages:
-    /// `out[i]` is what [`git::hash_object`](crate::git::hash_object) gives
-    /// for `contents[i]` with these options.
-    ///
-    /// # Panics
-    /// When `out` and `contents` differ in length.
-    ///
-    /// ```
-    /// use sha1dc_wasm::git::{ObjectKind, hash_object};
-    ///
-    /// let contents: [&[u8]; 2] = [b"", b"hello\n"];
-    /// let ids = sha1dc_wasm::Hasher::builder().hash_objects(ObjectKind::Blob, &contents);
-    /// assert_eq!(ids[1].id().to_string(), "ce013625030ba8dba906f756967f9e9ca394464a");
-    /// assert_eq!(ids[0], hash_object(ObjectKind::Blob, b""));
-    /// ```
-    pub fn hash_objects_into(
-        &self,
-        kind: ObjectKind,
-        contents: &[&[u8]],
-        out: &mut [ObjectOutcome],
-    ) {
-        assert_eq!(contents.len(), out.len(), "one outcome per object");
-        // Hashed in chunks, so that the outcomes can be converted without
-        // an allocation.
-        const CHUNK: usize = 256;
-        let backend = self.chosen_backend();
-        for (contents, out) in contents.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
-            let mut outcomes = [Outcome::default(); CHUNK];
-            let outcomes = &mut outcomes[..contents.len()];
-            (backend.hash_many)(
-                backend,
-                self.config,
-                &|i| Message::object(kind, contents[i]),
-                outcomes,
-            );
-            for ((o, outcome), content) in out.iter_mut().zip(outcomes).zip(contents) {
-                let header_len = Message::object(kind, content).header.as_bytes().len();
-                *o = ObjectOutcome::from_parts(*outcome, header_len as u64);
-            }
-        }
-    }
-
-    /// [`hash_objects_into`](Self::hash_objects_into) into a new vector.
-    #[cfg(feature = "std")]
-    pub fn hash_objects(&self, kind: ObjectKind, contents: &[&[u8]]) -> Vec<ObjectOutcome> {
-        let placeholder = ObjectOutcome::from_parts(Outcome::default(), 0);
-        let mut out = vec![placeholder; contents.len()];
-        self.hash_objects_into(kind, contents, &mut out);
-        out
-    }
-}
-
-/// Hashes many messages with the default options, several at a time; see
-/// [`Builder::hash_many_into`](crate::Builder::hash_many_into).
-///
-/// ```
-/// let outcomes = sha1dc_wasm::hash_many(&[b"abc", b"def"]);
-/// assert_eq!(outcomes[0], sha1dc_wasm::hash(b"abc"));
-/// ```
-#[cfg(feature = "std")]
-pub fn hash_many(messages: &[&[u8]]) -> Vec<Outcome> {
-    crate::Builder::default().hash_many(messages)
 }
 
 #[cfg(test)]
