@@ -19,13 +19,7 @@ if [ "$build" = 1 ]; then
   rustflags_unset
   scripts/build-pkg.sh
 fi
-if [ ! -f pkg/index.mjs ] || [ ! -f pkg/wasm/sha1dc_wasm_bg.wasm ]; then
-  echo "serve: pkg/ is not built; run scripts/build-pkg.sh (or drop --no-build)" >&2
-  exit 1
-fi
 # www/pkg is a copy (gitignored) so that www/ alone is the whole site, deployable as is.
-rm -rf www/pkg
-mkdir -p www/pkg
-cp -R pkg/. www/pkg/
+scripts/www-pkg.sh
 
 exec node scripts/static-server.mjs www ${PORT:+--port "$PORT"}

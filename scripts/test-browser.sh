@@ -5,7 +5,8 @@
 # file, keyboard focus, axe-core accessibility audits in light and dark, a large file's speed,
 # memory and time left, 1,000 small files.
 # Installs what is missing (Debian's chromium, the test's npm packages), builds the npm
-# package, copies it into www/pkg, and runs tests/page/*.test.mjs with `node --test`.
+# package, copies it into www/pkg (scripts/www-pkg.sh), and runs tests/page/*.test.mjs with
+# `node --test`.
 #   scripts/test-browser.sh              everything
 #   scripts/test-browser.sh --no-build   use the pkg/ already built
 #   LARGE_MIB=256 scripts/test-browser.sh  a smaller large file (default 512, at least 256)
@@ -27,10 +28,7 @@ if [ "$build" = 1 ]; then
   rustflags_unset
   scripts/build-pkg.sh
 fi
-[ -f pkg/index.mjs ] || { echo "test-browser: pkg/ is not built (run scripts/build-pkg.sh)" >&2; exit 1; }
-rm -rf www/pkg
-mkdir -p www/pkg
-cp -R pkg/. www/pkg/
+scripts/www-pkg.sh
 
 say "the checker page: its modules in Node, the page in headless Chromium"
 cd tests/page

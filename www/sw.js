@@ -1,10 +1,12 @@
 // Service worker: keeps a copy of the page's own files so that it loads, and checks files,
 // without a network (reload included) after one visit. Only this site's files are cached;
 // nothing else is fetched. Network first: online, every load gets the current files (and
-// refreshes the copy); offline, the copy serves. VERSION names the cache: change it when FILES
-// changes, and the next visit replaces the old cache.
+// refreshes the copy); offline, the copy serves. The page's files are listed here; the
+// package's, which change with it, in pkg/files.json (written by scripts/www-pkg.sh when it
+// copies the package in). VERSION names the cache: change it when FILES changes, and the next
+// visit replaces the old cache.
 
-const VERSION = 'sha1dc-checker-v2';
+const VERSION = 'sha1dc-checker-v3';
 const FILES = [
   './',
   'index.html',
@@ -23,16 +25,18 @@ const FILES = [
   'chunks.js',
   'hashing.js',
   'reader.js',
-  'pkg/index.mjs',
-  'pkg/core.mjs',
-  'pkg/wasm/sha1dc_wasm.js',
-  'pkg/wasm/sha1dc_wasm_bg.wasm',
 ];
+
+/** A request for one of the site's files that skips the HTTP cache: the copy is current. */
+const fresh = (path) => new Request(new URL(path, self.registration.scope), { cache: 'no-cache' });
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(VERSION);
-    await cache.addAll(FILES.map((f) => new Request(new URL(f, self.registration.scope), { cache: 'no-cache' })));
+    await cache.addAll(FILES.map(fresh));
+    // Without the package's list there is no complete copy: the install fails, the page still works online.
+    const listed = await (await fetch(fresh('pkg/files.json'))).json();
+    await cache.addAll(listed.map((f) => fresh(`pkg/${f}`)));
     await self.skipWaiting();
   })());
 });

@@ -8,9 +8,10 @@ import { randomBytes, createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DATA, launchChromium, sha1, PKG_DIR } from '../shared.mjs';
 import {
-  ROOT, DATA, MiB, launch, serve, watch, rows, waitAllDone, dropFiles, manifest, gitBlob,
-  expectedDetection, sha1, writeLargeFile, HeapProbe, ensureOut,
+  MiB, serve, watch, rows, waitAllDone, dropFiles, manifest, gitBlob, expectedDetection,
+  writeLargeFile, HeapProbe, ensureOut,
 } from './helpers.mjs';
 
 // 512 MiB by default; LARGE_MIB may change it, but not below 256 MiB: a smaller file can finish
@@ -34,7 +35,7 @@ before(async () => {
   const started = await serve();
   server = started.server;
   origin = new URL(started.url).origin;
-  browser = await launch();
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   page = await context.newPage();
   seen = watch(context, page, origin);
@@ -491,7 +492,7 @@ function assertMemory(peak) {
  * shared: medians of three rounds each, compared as a ratio), and node:crypto's plain SHA-1.
  */
 async function speeds(page, path, want, firstMs) {
-  const node = await import(pathToFileURL(join(ROOT, 'pkg', 'node.mjs')).href).catch(() => null);
+  const node = await import(pathToFileURL(join(PKG_DIR, 'node.mjs')).href).catch(() => null);
   const rate = (ms) => LARGE_BYTES / MiB / (ms / 1000);
   const pageRates = [rate(firstMs)];
   const nodeRates = [];

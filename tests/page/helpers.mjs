@@ -1,37 +1,17 @@
-// Shared plumbing for the page tests: the static server, headless Chromium, fixtures, and
-// measurements (heap of the page and of its workers over CDP).
+// The page tests' own plumbing: the static server, a page with the engine loaded, fixtures, and
+// measurements (heap of the page and of its workers over CDP). What every JS test folder needs
+// (paths, Chromium, the test data's tables) comes from tests/shared.mjs.
 
-import { chromium } from 'playwright-core';
-import { readFileSync, existsSync, mkdirSync, createWriteStream } from 'node:fs';
+import { mkdirSync, createWriteStream, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { join, dirname } from 'node:path';
 import { once } from 'node:events';
 import { startServer } from '../../scripts/static-server.mjs';
+import { ROOT, readTsv } from '../shared.mjs';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const WWW = join(ROOT, 'www');
-export const DATA = join(ROOT, 'tests', 'data');
 export const OUT = process.env.PAGE_TEST_OUT || join(ROOT, 'tests', 'page', 'out');
 export const MiB = 1024 * 1024;
-
-export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-/** Rows of a tab-separated file with a header line, as objects keyed by the header. */
-export function readTsv(name) {
-  const [head, ...lines] = readFileSync(join(DATA, name), 'utf8').split('\n').filter((l) => l.trim());
-  const keys = head.split('\t');
-  return lines.map((line) => Object.fromEntries(line.split('\t').map((v, i) => [keys[i], v])));
-}
 
 export function manifest(file) {
   const row = readTsv('MANIFEST.tsv').find((r) => r.file === file);
@@ -51,10 +31,6 @@ export function expectedDetection(row) {
   const m = /detected at block (\d+) \(offset (\d+)\) DV (\S+)/.exec(row.what);
   if (!m) throw new Error(`no detection in the description of ${row.file}`);
   return { block: Number(m[1]), offset: Number(m[2]), dv: m[3] };
-}
-
-export function sha1(buf) {
-  return createHash('sha1').update(buf).digest('hex');
 }
 
 /**
@@ -87,13 +63,6 @@ export async function writeLargeFile(path, bytes) {
   out.end();
   await once(out, 'finish');
   return hash.digest('hex');
-}
-
-export async function launch() {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} not found: apt-get install -y chromium chromium-driver (scripts/test-browser.sh does it)`);
-  }
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 export async function serve() {

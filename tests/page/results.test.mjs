@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { DATA, launch, serve, rows, waitAllDone, dropFiles, sha1, openChecker, pasteExpected, ensureOut } from './helpers.mjs';
+import { DATA, launchChromium, sha1 } from '../shared.mjs';
+import { serve, rows, waitAllDone, dropFiles, openChecker, pasteExpected, ensureOut } from './helpers.mjs';
 
 let server, browser, url, out;
 
@@ -16,7 +17,7 @@ before(async () => {
   const started = await serve();
   server = started.server;
   url = started.url;
-  browser = await launch();
+  browser = await launchChromium();
 });
 
 after(async () => {
