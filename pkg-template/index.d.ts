@@ -21,12 +21,14 @@
 /*
  * The declarations need no DOM library: the web types they mention (Blob,
  * ReadableStream, Response, AbortSignal, WebAssembly.Module...) are taken from
- * whatever the project declares (lib "dom", @types/node), and are `never`
- * where it declares none, so a Node-only project (`lib: ["es2022"]`,
- * `types: ["node"]`) type-checks too.
+ * whatever the project declares (lib "dom", @types/node, Deno's), and are
+ * `never` where it declares none, so a Node-only project (`lib: ["es2022"]`,
+ * `types: ["node"]`) type-checks too. They are read from each global's
+ * `prototype`, not from its constructor: Deno declares `new (): never` for
+ * classes that scripts cannot construct, like AbortSignal.
  */
-type GlobalInstance<K extends string> = typeof globalThis extends { [P in K]: abstract new (...args: any[]) => infer T } ? T : never;
-type WasmModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: any[]) => infer T } } ? T : never;
+type GlobalInstance<K extends string> = typeof globalThis extends { [P in K]: { prototype: infer T } } ? T : never;
+type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer T } } } ? T : never;
 type BytesSource = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
 
 /**
@@ -125,10 +127,11 @@ export interface Result {
 
 /**
  * What {@link Hasher.digest} returns for an encoding: the `hex` output as
- * 40 hex digits (`"hex"`) or base64 (`"base64"`, `"base64url"`), or its 20
- * bytes (`"bytes"`, `"binary"`).
+ * `node:crypto`'s `digest(encoding)` gives a digest, 40 hex digits (`"hex"`),
+ * base64 (`"base64"`, `"base64url"`) or one character per byte (`"binary"`,
+ * `"latin1"`); or its 20 bytes (`"bytes"`).
  */
-export type Encoding = 'hex' | 'base64' | 'base64url' | 'binary' | 'bytes';
+export type Encoding = 'hex' | 'base64' | 'base64url' | 'binary' | 'latin1' | 'bytes';
 
 /**
  * A streaming hasher from {@link createHasher}. Synchronous; chunk sizes never
@@ -144,18 +147,19 @@ export interface Hasher {
   update(chunk: Input): this;
   /**
    * Finishes the message and returns the result. The hasher is spent: a
-   * later `update` or `digest` throws a `TypeError`. With an encoding, as
-   * `node:crypto` hashes do: `digest('hex')` is `result.hex` (the safe hash
-   * on a collision: call `digest()` to learn of one), `digest('bytes')` or
-   * `digest('binary')` its 20 bytes, `digest('base64')` base64.
+   * later `update` or `digest` throws a `TypeError`. With an encoding, the
+   * output alone as `node:crypto` hashes give it: `digest('hex')` is
+   * `result.hex` (the safe hash on a collision: call `digest()` to learn of
+   * one), `digest('base64')` base64, `digest('binary')` a latin1 string;
+   * `digest('bytes')` its 20 bytes.
    * @throws {RangeError} when a `size` was given and a different number of
    *   bytes was hashed.
    * @throws {TypeError} for an unknown encoding (the hasher stays usable), or
    *   when called after `digest` or `free`.
    */
   digest(): Result;
-  digest(encoding: 'hex' | 'base64' | 'base64url'): string;
-  digest(encoding: 'bytes' | 'binary'): Uint8Array;
+  digest(encoding: 'hex' | 'base64' | 'base64url' | 'binary' | 'latin1'): string;
+  digest(encoding: 'bytes'): Uint8Array;
   /** Releases the hasher without a result (garbage collection does it too). */
   free(): void;
   /** Bytes added so far (not counting a git blob header). */

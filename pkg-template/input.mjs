@@ -164,7 +164,7 @@ function checkSignal(signal) {
 }
 
 /** What `digest(encoding)` accepts. */
-const ENCODINGS = ['hex', 'base64', 'base64url', 'binary', 'bytes'];
+const ENCODINGS = ['hex', 'base64', 'base64url', 'binary', 'latin1', 'bytes'];
 
 /** Checks digest()'s argument before anything is spent. */
 export function checkEncoding(encoding) {

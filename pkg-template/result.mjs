@@ -84,7 +84,11 @@ function base64(bytes, url) {
   return url ? b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') : b64;
 }
 
-/** The result in the form digest(encoding) asks for. */
+/**
+ * The result in the form digest(encoding) asks for: as node:crypto's digest gives it for 'hex',
+ * 'base64', 'base64url' and 'binary' or 'latin1' (a string of one character per byte);
+ * 'bytes', the 20 bytes; no encoding, the result object.
+ */
 export function encodeResult(result, encoding) {
   switch (encoding) {
     case undefined:
@@ -94,7 +98,10 @@ export function encodeResult(result, encoding) {
     case 'base64':
     case 'base64url':
       return base64(result.bytes, encoding === 'base64url');
-    default: // 'binary', 'bytes'
+    case 'binary':
+    case 'latin1':
+      return latin1(result.bytes);
+    default: // 'bytes'
       return result.bytes;
   }
 }

