@@ -59,19 +59,9 @@ fn unreadable_file_permission_denied() {
         run_in(&tmp.0, ["secret"], None)
     } else {
         // Privileged: only another user is refused.
-        let dropped = Command::new("setpriv")
-            .args([
-                "--reuid=65534",
-                "--regid=65534",
-                "--clear-groups",
-                BIN,
-                "secret",
-            ])
-            .current_dir(&tmp.0)
-            .output();
-        match dropped {
-            Ok(o) if !String::from_utf8_lossy(&o.stderr).starts_with("setpriv") => o,
-            _ => {
+        match run_as_nobody(&tmp.0, &["secret"]) {
+            Some(o) => o,
+            None => {
                 eprintln!("skipped: root without a usable setpriv (see read_error_exit_1)");
                 return;
             }

@@ -15,3 +15,5 @@ mod failures;
 mod formats;
 mod hashing;
 mod options;
+#[cfg(unix)]
+mod recursive;

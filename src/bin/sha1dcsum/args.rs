@@ -29,6 +29,7 @@ pub struct Options {
     pub status: bool,
     pub strict: bool,
     pub warn: bool,
+    pub recursive: bool,
     /// `--generate`: print this instead of running.
     pub generate: Option<Generated>,
     pub files: Vec<OsString>,
@@ -178,6 +179,19 @@ pub const OPTIONS: &[Opt] = &[
                 Ok(())
             },
         }),
+    },
+    Opt {
+        long: "recursive",
+        short: Some(b'r'),
+        help: "hash the regular files below each directory FILE names, \
+               each directory's entries in the byte order of their names, \
+               printed as paths joined to the FILE; symbolic links found \
+               inside are skipped, not followed (a FILE that is one is \
+               followed), and so are FIFOs, sockets and devices; a \
+               directory that cannot be listed is an input that cannot \
+               be read",
+        section: Section::Hashing,
+        action: Action::Set(|o| o.recursive = true),
     },
     Opt {
         long: "reduced-round",
@@ -485,6 +499,7 @@ fn conflicts(o: &Options) -> Option<String> {
             (o.tag, "the --tag option is"),
             (o.binary.is_some(), "the --binary and --text options are"),
             (o.json, "the --json option is"),
+            (o.recursive, "the --recursive option is"),
         ];
         if let Some((_, what)) = hashing_only.iter().find(|(on, _)| *on) {
             return Some(format!("{what} meaningless when verifying checksums"));
@@ -615,7 +630,7 @@ mod tests {
             )
         );
         assert_eq!(
-            parse(&["--re=1"]),
+            parse(&["--red=1"]),
             Command::Usage("option '--reduced-round' doesn't allow an argument".into())
         );
         assert_eq!(

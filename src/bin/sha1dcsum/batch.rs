@@ -82,28 +82,37 @@ struct Plan<'a> {
     batch: bool,
     /// The most files in a group.
     group_files: usize,
-    /// What [`groupable`] said of a name past the end of the last group.
-    peeked: Option<(usize, Option<u64>)>,
+    /// The class of a name past the end of the last group, already looked up.
+    peeked: Option<(usize, Class)>,
 }
 
-/// The size a group counts for the input, or `None` when it goes alone.
-fn groupable(name: &OsStr) -> Option<u64> {
+/// Which unit an input goes to, by `stat`: each class is one path through
+/// the workers ([`Worker::run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// Into a group, counting this many bytes.
+    Small(u64),
+    /// On the streaming path, alone.
+    Alone,
+}
+
+fn class(name: &OsStr) -> Class {
     if name == "-" {
-        return None;
+        return Class::Alone;
     }
     match std::fs::metadata(name) {
-        Ok(meta) if meta.is_file() && meta.len() <= SMALL_MAX => Some(meta.len()),
-        Ok(_) => None,
+        Ok(meta) if meta.is_file() && meta.len() <= SMALL_MAX => Class::Small(meta.len()),
+        Ok(_) => Class::Alone,
         // Opening it fails too, in the group, with the streaming path's error.
-        Err(_) => Some(0),
+        Err(_) => Class::Small(0),
     }
 }
 
 impl Plan<'_> {
-    fn class(&mut self, i: usize) -> Option<u64> {
+    fn class(&mut self, i: usize) -> Class {
         match self.peeked.take() {
             Some((j, class)) if j == i => class,
-            _ => groupable(self.names[i]),
+            _ => class(self.names[i]),
         }
     }
 }
@@ -124,7 +133,7 @@ impl Iterator for Plan<'_> {
         let mut bytes = 0;
         while end < self.names.len() && end - start < self.group_files {
             match self.class(end) {
-                Some(size) if bytes + size <= GROUP_BYTES as u64 => {
+                Class::Small(size) if bytes + size <= GROUP_BYTES as u64 => {
                     bytes += size;
                     end += 1;
                 }

@@ -26,6 +26,7 @@ mod lines;
 mod man;
 mod output;
 mod run;
+mod walk;
 
 // The tests' temporary directories, shared with the integration tests.
 #[cfg(test)]

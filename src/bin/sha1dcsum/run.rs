@@ -2,14 +2,17 @@
 //! loop that hashes every input and prints its line in argument order.
 
 use std::ffi::{OsStr, OsString};
+use std::io;
 use std::process::ExitCode;
 
 use sha1dc_wasm::{Builder, available_backends};
 
 use crate::args::Options;
+use crate::input::describe;
 use crate::json::json_line;
 use crate::lines::{self, Style};
 use crate::output::{EXIT_USAGE, Output, PROGRAM, exit_status, output_error, print_and_exit};
+use crate::walk::{Input, Walk};
 use crate::{batch, check};
 
 /// The environment variable that picks the default backend (read here only:
@@ -54,7 +57,13 @@ pub fn jobs(options: &Options, names: &[&OsStr]) -> usize {
     })
 }
 
-pub fn run(options: Options) -> ExitCode {
+/// The most inputs of a walked tree hashed in one go: a tree is walked
+/// while it is hashed, a part at a time, so its names never pile up in
+/// memory. (The arguments, in memory already, are one part: each part's
+/// end waits for its slowest input.)
+const TREE_PART: usize = 4096;
+
+pub fn run(mut options: Options) -> ExitCode {
     if options.list_backends {
         let names: String = available_backends()
             .map(|name| format!("{name}\n"))
@@ -65,67 +74,130 @@ pub fn run(options: Options) -> ExitCode {
         Ok(b) => b,
         Err(code) => return code,
     };
-    let stdin_name = OsString::from("-");
-    let names: Vec<&OsStr> = if options.files.is_empty() {
-        vec![stdin_name.as_os_str()]
-    } else {
-        options.files.iter().map(OsString::as_os_str).collect()
-    };
-    if options.check {
-        check::run(&options, builder, &names)
-    } else {
-        hash(&options, builder, &names)
+    let mut files = std::mem::take(&mut options.files);
+    if files.is_empty() {
+        files.push("-".into());
     }
-}
-
-/// Hashes every input and prints its line, or its failure on standard
-/// error, in order; the exit status.
-fn hash(options: &Options, builder: Builder, names: &[&OsStr]) -> ExitCode {
-    let style = if options.tag {
-        Style::Tag
-    } else if options.binary == Some(true) {
-        Style::Binary
+    if options.check {
+        let names: Vec<&OsStr> = files.iter().map(OsString::as_os_str).collect();
+        return check::run(&options, builder, &names);
+    }
+    let mut printer = Printer::new(&options);
+    let part = if options.recursive {
+        TREE_PART
     } else {
-        Style::Text
+        usize::MAX
     };
-    let mut out = Output::new();
-    let (mut failed, mut collided) = (false, false);
-    let mut write_error = None;
-    let mut line = Vec::with_capacity(256);
-    let jobs = jobs(options, names);
-    batch::hash_all(names, jobs, builder, options.git_blob, |i, result| {
-        let name = names[i];
-        let written = match result {
-            Ok(hashed) => {
-                let flagged = hashed.outcome.collision().is_some();
-                collided |= flagged;
-                line.clear();
-                if options.json {
-                    line.extend_from_slice(json_line(name, &hashed).as_bytes());
-                } else {
-                    let digest = hashed.outcome.digest();
-                    let name = name.as_encoded_bytes();
-                    lines::write_line(
-                        &mut line,
-                        digest.as_bytes(),
-                        name,
-                        flagged,
-                        style,
-                        options.zero,
-                    );
-                }
-                out.write(&line)
-            }
-            Err(failure) => {
-                failed = true;
-                out.error(format_args!("{}: {failure}", name.to_string_lossy()))
-            }
-        };
-        // A failed write stops the run: nobody reads the rest.
-        written.map_err(|e| write_error = Some(e)).is_ok()
-    });
-    if let Some(e) = write_error.or_else(|| out.flush().err()) {
+    let inputs = Walk::new(&files, options.recursive);
+    let hashed = hash_inputs(&mut printer, builder, inputs, part);
+    if let Err(e) = hashed.and_then(|()| printer.out.flush()) {
         return output_error(&e);
     }
-    exit_status(failed, collided)
+    exit_status(printer.failed, printer.collided)
+}
+
+/// Hashes the inputs `part` at a time, printing each line in order, and a
+/// directory that could not be listed in its place. An error is a failed
+/// write to standard output.
+fn hash_inputs(
+    printer: &mut Printer,
+    builder: Builder,
+    inputs: Walk,
+    part_size: usize,
+) -> io::Result<()> {
+    let mut part: Vec<OsString> = Vec::new();
+    for input in inputs {
+        match input {
+            Input::Name(name) => part.push(name),
+            Input::Unlisted(dir, e) => {
+                printer.hash_part(builder, &part)?;
+                part.clear();
+                printer.failed = true;
+                let (dir, why) = (dir.to_string_lossy(), describe(&e));
+                printer.out.error(format_args!("{dir}: {why}"))?;
+            }
+        }
+        if part.len() == part_size {
+            printer.hash_part(builder, &part)?;
+            part.clear();
+        }
+    }
+    printer.hash_part(builder, &part)
+}
+
+/// The printing side of a hashing run: each input's line, in order, and
+/// what the exit status will say.
+struct Printer<'a> {
+    options: &'a Options,
+    style: Style,
+    out: Output,
+    failed: bool,
+    collided: bool,
+    line: Vec<u8>,
+}
+
+impl Printer<'_> {
+    fn new(options: &Options) -> Printer<'_> {
+        let style = if options.tag {
+            Style::Tag
+        } else if options.binary == Some(true) {
+            Style::Binary
+        } else {
+            Style::Text
+        };
+        Printer {
+            options,
+            style,
+            out: Output::new(),
+            failed: false,
+            collided: false,
+            line: Vec::with_capacity(256),
+        }
+    }
+
+    /// Hashes `names` on the run's threads and prints each result. An error
+    /// is a failed write, which stops the run: nobody reads the rest.
+    fn hash_part(&mut self, builder: Builder, names: &[OsString]) -> io::Result<()> {
+        let names: Vec<&OsStr> = names.iter().map(OsString::as_os_str).collect();
+        let jobs = jobs(self.options, &names);
+        let mut written = Ok(());
+        batch::hash_all(&names, jobs, builder, self.options.git_blob, |i, result| {
+            written = self.print(names[i], result);
+            written.is_ok()
+        });
+        written
+    }
+
+    /// Prints an input's line, or its failure on standard error.
+    fn print(&mut self, name: &OsStr, result: batch::Result) -> io::Result<()> {
+        let hashed = match result {
+            Ok(hashed) => hashed,
+            Err(failure) => {
+                self.failed = true;
+                return self
+                    .out
+                    .error(format_args!("{}: {failure}", name.to_string_lossy()));
+            }
+        };
+        let flagged = hashed.outcome.collision().is_some();
+        self.collided |= flagged;
+        self.line.clear();
+        if self.options.json {
+            self.line
+                .extend_from_slice(json_line(name, &hashed).as_bytes());
+        } else {
+            let digest = hashed.outcome.digest();
+            let (style, zero) = (self.style, self.options.zero);
+            let name = name.as_encoded_bytes();
+            lines::write_line(
+                &mut self.line,
+                digest.as_bytes(),
+                name,
+                flagged,
+                style,
+                zero,
+            );
+        }
+        self.out.write(&self.line)
+    }
 }
