@@ -1,7 +1,7 @@
 //! Many messages at once (multi-buffer): one message per vector lane.
 //!
 //! One stream of SHA-1 is bound by the latency of its chain, even with
-//! SHA-NI; independent messages are not. Each lane of a [`Lanes`] vector
+//! SHA-NI; independent messages are not. Each lane of a [`Vector`]
 //! holds one message's chaining value, and every step of the loop takes the
 //! next block of every lane: the filter already works one block per lane,
 //! and so does the compression written over the same trait
@@ -23,9 +23,9 @@ use crate::config::Config;
 use crate::engine::{Engine, Reporter};
 use crate::filter::Filter;
 use crate::git::{Header, ObjectKind};
-use crate::lanes::Lanes;
 use crate::outcome::Detection;
 use crate::recompress::{Candidates, Kept};
+use crate::vector::{OnVectors, Vector};
 
 /// The most lanes a form has (AVX-512: 16).
 const MAX_LANES: usize = 16;
@@ -155,40 +155,64 @@ impl<'a> Lane<'a> {
 /// Message `i` of a batch, for `i` in `0..out.len()`.
 pub(crate) type Messages<'a, 'b> = &'b dyn Fn(usize) -> Message<'a>;
 
-/// Hashes message `i` (of [`Messages`]) into `out[i]`, `V::LANES` at a
-/// time, with `backend`'s flagged-block check.
-///
-/// # Safety
-/// The CPU must support `V`'s instruction set and `backend`.
-#[inline(always)]
-pub(crate) unsafe fn hash_lanes<V: Lanes>(
+/// Hashes message `i` (of [`Messages`]) into `out[i]`, one message per
+/// lane of the vectors `backend` names.
+pub(crate) fn hash(
     backend: &'static Backend,
     config: Config,
     messages: Messages<'_, '_>,
     out: &mut [Outcome],
 ) {
-    debug_assert!(V::LANES <= MAX_LANES);
-    // Arrays of the vector's own width: those of the widest form, zeroed
-    // and copied every step (memory.fill and memory.copy calls in wasm),
-    // cost about a sixth of a step there.
-    // SAFETY: the caller's guarantees, passed on; N is V::LANES.
-    unsafe {
-        match V::LANES {
-            1 => hash_n::<V, 1>(backend, config, messages, out),
-            2 => hash_n::<V, 2>(backend, config, messages, out),
-            4 => hash_n::<V, 4>(backend, config, messages, out),
-            8 => hash_n::<V, 8>(backend, config, messages, out),
-            _ => hash_n::<V, MAX_LANES>(backend, config, messages, out),
+    backend.simd.run(Batch {
+        backend,
+        config,
+        messages,
+        out,
+    })
+}
+
+/// [`hash`] as work for [`crate::vector::Simd::run`].
+struct Batch<'a, 'b, 'c> {
+    backend: &'static Backend,
+    config: Config,
+    messages: Messages<'a, 'b>,
+    out: &'c mut [Outcome],
+}
+
+impl OnVectors for Batch<'_, '_, '_> {
+    type Output = ();
+
+    /// Arrays of the vector's own width: those of the widest form, zeroed
+    /// and copied every step (memory.fill and memory.copy calls in wasm),
+    /// cost about a sixth of a step there.
+    #[inline(always)]
+    unsafe fn run<V: Vector>(self) {
+        debug_assert!(V::LANES <= MAX_LANES);
+        let Batch {
+            backend,
+            config,
+            messages,
+            out,
+        } = self;
+        // SAFETY: the caller's guarantees, passed on; N is V::LANES.
+        unsafe {
+            match V::LANES {
+                1 => hash_n::<V, 1>(backend, config, messages, out),
+                2 => hash_n::<V, 2>(backend, config, messages, out),
+                4 => hash_n::<V, 4>(backend, config, messages, out),
+                8 => hash_n::<V, 8>(backend, config, messages, out),
+                _ => hash_n::<V, MAX_LANES>(backend, config, messages, out),
+            }
         }
     }
 }
 
-/// [`hash_lanes`] with `N == V::LANES`.
+/// [`hash`] with `N == V::LANES`.
 ///
 /// # Safety
-/// As [`hash_lanes`].
+/// The CPU must support `V`'s instruction set.
 #[inline(always)]
-unsafe fn hash_n<V: Lanes, const N: usize>(
+unsafe fn hash_n<V: Vector, const N: usize>(
     backend: &'static Backend,
     config: Config,
     messages: Messages<'_, '_>,
@@ -329,17 +353,6 @@ fn finish_alone(
         none,
     );
     engine.finalize(none)
-}
-
-/// The portable form: two lanes per `u64` (no CPU feature needed).
-pub(crate) fn hash_many_portable(
-    backend: &'static Backend,
-    config: Config,
-    messages: Messages<'_, '_>,
-    out: &mut [Outcome],
-) {
-    // SAFETY: u64 lanes are plain integer arithmetic.
-    unsafe { hash_lanes::<u64>(backend, config, messages, out) }
 }
 
 #[cfg(test)]

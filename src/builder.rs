@@ -3,7 +3,7 @@
 
 use crate::Hasher;
 use crate::backend::{Backend, BackendError};
-use crate::batch::Message;
+use crate::batch::{self, Message};
 use crate::config::Config;
 use crate::engine::Engine;
 use crate::git::{self, ObjectKind, ObjectOutcome};
@@ -149,7 +149,7 @@ impl Builder {
     pub fn hash_many_into(&self, messages: &[&[u8]], out: &mut [Outcome]) {
         assert_eq!(messages.len(), out.len(), "one outcome per message");
         let backend = self.chosen_backend();
-        (backend.hash_many)(backend, self.config, &|i| Message::plain(messages[i]), out);
+        batch::hash(backend, self.config, &|i| Message::plain(messages[i]), out);
     }
 
     /// [`hash_many_into`](Self::hash_many_into) into a new vector.
@@ -195,7 +195,7 @@ impl Builder {
         for (contents, out) in contents.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
             let mut outcomes = [Outcome::default(); CHUNK];
             let outcomes = &mut outcomes[..contents.len()];
-            (backend.hash_many)(
+            batch::hash(
                 backend,
                 self.config,
                 &|i| Message::object(kind, contents[i]),

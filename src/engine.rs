@@ -14,6 +14,7 @@ use crate::backend::{Backend, PerBlock};
 use crate::block::Block;
 use crate::compress::{self, IV};
 use crate::config::Config;
+use crate::filter;
 use crate::outcome::{CollisionBlock, Detection, Outcome};
 use crate::recompress::{Candidates, collision_block};
 
@@ -269,7 +270,7 @@ impl Engine {
         for chunk in blocks.chunks(FILTER_CALL) {
             let masks = &mut masks[..chunk.len()];
             if self.config.filter {
-                (self.backend.filter)(chunk, masks);
+                filter::masks(self.backend.simd, chunk, masks);
             }
             let mut run = 0;
             for (i, &mask) in masks.iter().enumerate() {

@@ -47,7 +47,6 @@ mod dv;
 mod engine;
 mod filter;
 pub mod git;
-mod lanes;
 mod outcome;
 mod output;
 mod recompress;
@@ -57,6 +56,7 @@ mod rustcrypto;
 #[cfg(test)]
 #[path = "../tests/common/splitmix.rs"]
 mod splitmix;
+mod vector;
 
 /// The RustCrypto traits crate (`digest` 0.11) that [`Hasher`] implements,
 /// re-exported (feature `digest`) so callers name the same version.

@@ -315,7 +315,7 @@ mod tests {
             }
 
             let mut mask = [0u32];
-            crate::filter::scalar::masks(core::slice::from_ref(&block), &mut mask);
+            crate::filter::scalar_masks(core::slice::from_ref(&block), &mut mask);
             assert_eq!(
                 mask[0],
                 u32::from_str_radix(field("ubc_dvmask"), 16).unwrap(),

@@ -9,18 +9,10 @@ use super::Backend;
 #[cfg(target_endian = "little")]
 mod little {
     use super::Backend;
-    use crate::Outcome;
-    use crate::batch::{self, Messages};
     use crate::block::Block;
     use crate::compress::{aarch64_sha, portable};
-    use crate::config::Config;
-    use crate::filter::neon;
     use crate::recompress::{self, Candidates};
-
-    fn many_neon(b: &'static Backend, c: Config, m: Messages<'_, '_>, o: &mut [Outcome]) {
-        // SAFETY: NEON is part of aarch64.
-        unsafe { batch::hash_lanes::<core::arch::aarch64::uint32x4_t>(b, c, m, o) }
-    }
+    use crate::vector::Simd;
 
     // cpufeatures' "sha2" is Linux's HWCAP_SHA2, Rust's `sha2` target
     // feature, which covers the SHA-1 instructions too; no CPU has SHA-256
@@ -53,17 +45,16 @@ mod little {
             name: "armv8-sha+neon",
             supported: has_sha::get,
             compress: armv8_sha,
-            filter: neon::masks,
+            simd: Simd::Neon,
             compress_flagged: armv8_sha_flagged,
             test_flagged: recompress::test_flagged,
             per_block: None,
-            hash_many: many_neon,
         },
         Backend {
             name: "neon",
             supported: || true,
             compress: portable::compress_blocks,
-            filter: neon::masks,
+            simd: Simd::Neon,
             compress_flagged: recompress::compress_flagged,
             test_flagged: recompress::test_flagged,
             // The portable rounds read the schedule the filter reads.
@@ -71,7 +62,6 @@ mod little {
                 below: usize::MAX,
                 run: detect_neon,
             }),
-            hash_many: many_neon,
         },
     ];
 }

@@ -16,11 +16,9 @@
 
 use core::fmt;
 
-use crate::Outcome;
-use crate::batch::{self, Messages};
 use crate::block::Block;
-use crate::config::Config;
-use crate::{compress, filter, recompress};
+use crate::vector::Simd;
+use crate::{compress, recompress};
 
 /// Everything a backend is: how it compresses, filters and checks blocks.
 /// Chosen once per hasher; the engine calls nothing else.
@@ -35,8 +33,9 @@ pub(crate) struct Backend {
     pub supported: fn() -> bool,
     /// Plain SHA-1 compression of whole blocks.
     pub compress: fn(&mut [u32; 5], &[Block]),
-    /// The filter: `out[i]` is the DV mask of `blocks[i]`.
-    pub filter: fn(&[Block], &mut [u32]),
+    /// The vectors its filter runs on, one block per lane, and its batch
+    /// (many messages at once), one message per lane.
+    pub simd: Simd,
     /// Compresses one block the filter let through and recompresses it for
     /// its candidate DVs; see [`recompress::Flagged`].
     pub compress_flagged: recompress::CompressFlagged,
@@ -46,13 +45,7 @@ pub(crate) struct Backend {
     /// filter on the schedule the rounds expand), for calls of fewer than
     /// `below` blocks; see [`PerBlock`].
     pub per_block: Option<PerBlock>,
-    /// Many messages at once, one per vector lane (src/batch.rs).
-    pub hash_many: HashMany,
 }
-
-/// `(backend, config, messages, out)`: the outcome of every message into
-/// `out`, in order; see [`batch::hash_lanes`].
-pub(crate) type HashMany = fn(&'static Backend, Config, Messages<'_, '_>, &mut [Outcome]);
 
 /// Detection one block at a time: `run(chain, blocks, reduced_round)`
 /// compresses `blocks` into `chain` and stops after the first block found to
@@ -100,11 +93,10 @@ static PORTABLE: Backend = Backend {
     name: "portable",
     supported: || true,
     compress: compress::portable::compress_blocks,
-    filter: filter::swar::masks,
+    simd: Simd::Swar,
     compress_flagged: recompress::compress_flagged,
     test_flagged: recompress::test_flagged,
     per_block: None,
-    hash_many: batch::hash_many_portable,
 };
 
 /// Every backend this build knows, fastest first; `portable` is last.

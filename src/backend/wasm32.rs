@@ -13,14 +13,13 @@ pub(super) static BACKENDS: &[Backend] = &[Backend {
     // Scalar compression (wasm has no SHA instructions) beside the filter
     // on four blocks per vector.
     compress: crate::compress::portable::compress_blocks,
-    filter: crate::filter::simd128::masks,
+    simd: crate::vector::Simd::Simd128,
     compress_flagged: crate::recompress::compress_flagged,
     test_flagged: crate::recompress::test_flagged,
     per_block: Some(super::PerBlock {
         below: usize::MAX,
         run: detect_simd128,
     }),
-    hash_many: many_simd128,
 }];
 
 /// Detection one block at a time: the per-block filter on the schedule the
@@ -36,17 +35,6 @@ fn detect_simd128(
         // SAFETY: the module is built with simd128 (this item's cfg).
         unsafe { crate::filter::per_block::mask4::<core::arch::wasm32::v128, false>(w) }
     })
-}
-
-#[cfg(target_feature = "simd128")]
-fn many_simd128(
-    b: &'static Backend,
-    c: crate::config::Config,
-    m: crate::batch::Messages<'_, '_>,
-    o: &mut [crate::Outcome],
-) {
-    // SAFETY: the module is built with simd128 (this item's cfg).
-    unsafe { crate::batch::hash_lanes::<core::arch::wasm32::v128>(b, c, m, o) }
 }
 
 #[cfg(not(target_feature = "simd128"))]

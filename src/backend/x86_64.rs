@@ -4,16 +4,14 @@
 //! portable compressor with each filter (CPUs without SHA-NI). SSE2 is part
 //! of x86-64, so the portable backend is only ever chosen when forced.
 
-use core::arch::x86_64::{__m128i, __m256i, __m512i};
+use core::arch::x86_64::{__m128i, __m256i};
 
 use super::{Backend, PerBlock};
-use crate::Outcome;
-use crate::batch::{self, Messages};
 use crate::block::Block;
 use crate::compress::{portable, x86_sha};
-use crate::config::Config;
-use crate::filter::{avx2, avx512, per_block, sse2};
+use crate::filter::per_block;
 use crate::recompress::{self, Candidates, Kept};
+use crate::vector::Simd;
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
 cpufeatures::new!(has_avx2, "avx2");
@@ -83,35 +81,6 @@ const fn one_block_at_a_time(below: usize, run: super::DetectBlocks) -> Option<P
     Some(PerBlock { below, run })
 }
 
-fn avx512_filter(blocks: &[Block], out: &mut [u32]) {
-    // SAFETY: the backend checked AVX-512F and BW.
-    unsafe { avx512::masks(blocks, out) }
-}
-
-fn avx2_filter(blocks: &[Block], out: &mut [u32]) {
-    // SAFETY: the backend checked AVX2.
-    unsafe { avx2::masks(blocks, out) }
-}
-
-/// The batch form of each vector width (src/batch.rs), under its features.
-macro_rules! hash_many {
-    ($name:ident, $inner:ident, $v:ty, $features:literal) => {
-        #[target_feature(enable = $features)]
-        unsafe fn $inner(b: &'static Backend, c: Config, m: Messages<'_, '_>, o: &mut [Outcome]) {
-            // SAFETY: the caller checked the features.
-            unsafe { batch::hash_lanes::<$v>(b, c, m, o) }
-        }
-
-        fn $name(b: &'static Backend, c: Config, m: Messages<'_, '_>, o: &mut [Outcome]) {
-            // SAFETY: the backend checked the features.
-            unsafe { $inner(b, c, m, o) }
-        }
-    };
-}
-hash_many!(many_avx512, many_avx512_inner, __m512i, "avx512f,avx512bw");
-hash_many!(many_avx2, many_avx2_inner, __m256i, "avx2");
-hash_many!(many_sse2, many_sse2_inner, __m128i, "sse2");
-
 /// The SHA-NI backends detect one block at a time (the per-block filter on
 /// the schedule the rounds store: src/compress/x86_sha.rs), except that
 /// with AVX-512 a call of 512 blocks (32 KiB) or more filters them 16 at a
@@ -124,60 +93,54 @@ pub(super) static BACKENDS: &[Backend] = &[
         name: "sha-ni+avx512",
         supported: || has_sha_ni::get() && has_avx512::get(),
         compress: sha_ni,
-        filter: avx512_filter,
+        simd: Simd::Avx512,
         compress_flagged: sha_ni_flagged,
         test_flagged: sha_ni_test,
         per_block: one_block_at_a_time(512, detect_avx2),
-        hash_many: many_avx512,
     },
     Backend {
         name: "sha-ni+avx2",
         supported: || has_sha_ni::get() && has_avx2::get(),
         compress: sha_ni,
-        filter: avx2_filter,
+        simd: Simd::Avx2,
         compress_flagged: sha_ni_flagged,
         test_flagged: sha_ni_test,
         per_block: one_block_at_a_time(usize::MAX, detect_avx2),
-        hash_many: many_avx2,
     },
     Backend {
         name: "sha-ni+sse2",
         supported: has_sha_ni::get,
         compress: sha_ni,
-        filter: sse2::masks,
+        simd: Simd::Sse2,
         compress_flagged: sha_ni_flagged,
         test_flagged: sha_ni_test,
         per_block: one_block_at_a_time(usize::MAX, detect_sse2),
-        hash_many: many_sse2,
     },
     Backend {
         name: "avx512",
         supported: has_avx512::get,
         compress: portable::compress_blocks,
-        filter: avx512_filter,
+        simd: Simd::Avx512,
         compress_flagged: recompress::compress_flagged,
         test_flagged: recompress::test_flagged,
         per_block: None,
-        hash_many: many_avx512,
     },
     Backend {
         name: "avx2",
         supported: has_avx2::get,
         compress: portable::compress_blocks,
-        filter: avx2_filter,
+        simd: Simd::Avx2,
         compress_flagged: recompress::compress_flagged,
         test_flagged: recompress::test_flagged,
         per_block: None,
-        hash_many: many_avx2,
     },
     Backend {
         name: "sse2",
         supported: || true,
         compress: portable::compress_blocks,
-        filter: sse2::masks,
+        simd: Simd::Sse2,
         compress_flagged: recompress::compress_flagged,
         test_flagged: recompress::test_flagged,
         per_block: None,
-        hash_many: many_sse2,
     },
 ];

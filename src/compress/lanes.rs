@@ -1,9 +1,9 @@
-//! SHA-1 compression of one block per lane of a [`Lanes`] vector, written
+//! SHA-1 compression of one block per lane of a [`Vector`], written
 //! once: the batch path (src/batch.rs) runs it on 4 to 16 lanes, and the
 //! portable compressor (portable.rs) is its one-lane form on `u32`.
 
 use super::K;
-use crate::lanes::Lanes;
+use crate::vector::Vector;
 
 /// One step: `$e` takes the sum, `$b` is rotated; word `$t` from `$word!`.
 macro_rules! step {
@@ -68,7 +68,7 @@ macro_rules! eighty_steps {
 /// # Safety
 /// The CPU must support `V`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn compress_lanes<V: Lanes>(
+pub(crate) unsafe fn compress_lanes<V: Vector>(
     state: &mut [V; 5],
     first: &[V; 16],
     before_60: &mut [V; 5],
@@ -103,7 +103,7 @@ pub(crate) unsafe fn compress_lanes<V: Lanes>(
 /// # Safety
 /// The CPU must support `V`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn compress_lanes_scheduled<V: Lanes>(
+pub(crate) unsafe fn compress_lanes_scheduled<V: Vector>(
     state: &mut [V; 5],
     schedule: &[V; 65],
     before_60: &mut [V; 5],

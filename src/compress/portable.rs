@@ -4,7 +4,7 @@
 
 use super::Block;
 use super::lanes::compress_lanes;
-use crate::lanes::Lanes;
+use crate::vector::Vector;
 
 /// Compresses `blocks` into the chaining value `ihv`.
 pub(crate) fn compress_blocks(ihv: &mut [u32; 5], blocks: &[Block]) {
@@ -13,7 +13,7 @@ pub(crate) fn compress_blocks(ihv: &mut [u32; 5], blocks: &[Block]) {
         let mut before_60 = state;
         // SAFETY: u32 lanes are plain integer arithmetic.
         unsafe {
-            let first = <u32 as Lanes>::load16(core::slice::from_ref(block));
+            let first = <u32 as Vector>::load16(core::slice::from_ref(block));
             compress_lanes::<u32>(&mut state, &first, &mut before_60, |_, _| {});
         }
     }
@@ -28,7 +28,7 @@ pub(crate) fn compress_keeping(state: &mut [u32; 5], block: &Block, w: &mut [u32
     let mut before_60 = *state;
     // SAFETY: u32 lanes are plain integer arithmetic.
     unsafe {
-        let first = <u32 as Lanes>::load16(core::slice::from_ref(block));
+        let first = <u32 as Vector>::load16(core::slice::from_ref(block));
         compress_lanes::<u32>(state, &first, &mut before_60, |t, x| w[t] = x);
     }
     before_60

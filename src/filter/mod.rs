@@ -1,31 +1,19 @@
-//! The unavoidable-bit-condition filter, written once over a small vector
-//! trait and instantiated per instruction set.
+//! The unavoidable-bit-condition filter, written once over [`Vector`] and
+//! run on the vectors a backend names ([`masks`]).
 //!
 //! A lane holds one block's message word, so a vector of N lanes filters N
 //! blocks at once: the message expansion and the conditions depend only on
 //! the message, never on the chaining value, so a batch of blocks can be
 //! filtered ahead of (or beside) their compression.
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx2;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx512;
 mod conditions;
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-pub(crate) mod neon;
 pub(crate) mod per_block;
-pub(crate) mod scalar;
-#[cfg(target_arch = "wasm32")]
-pub(crate) mod simd128;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod sse2;
-pub(crate) mod swar;
 #[cfg(test)]
 mod tests;
 mod windows;
 
 use crate::block::Block;
-use crate::lanes::Lanes;
+use crate::vector::{OnVectors, Simd, Vector};
 use conditions::for_each_condition_group;
 
 /// The highest message word any condition reads.
@@ -49,7 +37,7 @@ macro_rules! expand_words {
 
 macro_rules! filter_impl {
     ($([$($word:literal)*] $dvs:literal => [$(($t1:literal, $b1:literal, $t2:literal, $b2:literal, $differ:literal)),*];)*) => {
-        impl<V: Lanes> Filter<V> {
+        impl<V: Vector> Filter<V> {
             /// Loads the message words of `blocks[..V::LANES]`.
             #[inline(always)]
             pub(crate) unsafe fn new(blocks: &[Block]) -> Self {
@@ -124,10 +112,38 @@ macro_rules! filter_impl {
 }
 for_each_condition_group!(filter_impl);
 
+/// The DV masks of `blocks` on `simd`'s vectors: `out[i]` is block i's.
+pub(crate) fn masks(simd: Simd, blocks: &[Block], out: &mut [u32]) {
+    simd.run(Masks { blocks, out })
+}
+
+/// [`masks`] as work for [`Simd::run`].
+struct Masks<'a> {
+    blocks: &'a [Block],
+    out: &'a mut [u32],
+}
+
+impl OnVectors for Masks<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    unsafe fn run<V: Vector>(self) {
+        // SAFETY: the caller guarantees V's instruction set.
+        unsafe { masks_on::<V>(self.blocks, self.out) }
+    }
+}
+
+/// [`masks`] one block per `u32`: the plainest form, the tests' reference.
+#[cfg(test)]
+pub(crate) fn scalar_masks(blocks: &[Block], out: &mut [u32]) {
+    // SAFETY: u32 lanes are plain integer arithmetic.
+    unsafe { masks_on::<u32>(blocks, out) }
+}
+
 /// Filters exactly one vector of blocks (`blocks.len() == V::LANES`):
 /// `out[i]` is block i's DV mask.
 #[inline(always)]
-pub(crate) unsafe fn vector_masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
+unsafe fn vector_masks<V: Vector>(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: the caller guarantees V's instruction set.
     unsafe {
         let mut f = Filter::<V>::new(blocks);
@@ -137,11 +153,11 @@ pub(crate) unsafe fn vector_masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
 }
 
 /// Filters any number of blocks, `V::LANES` at a time: `out[i]` is block
-/// i's DV mask. A remainder of one block takes the `u32` form, a larger one
-/// a vector padded with zero blocks (one vector pass costs about as much as
-/// one scalar block).
+/// i's DV mask. A remainder of one block takes the `u32` form, one that
+/// fits `V::Narrow` that vector, a larger one a vector padded with zero
+/// blocks (one vector pass costs about as much as one scalar block).
 #[inline(always)]
-pub(crate) unsafe fn masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
+unsafe fn masks_on<V: Vector>(blocks: &[Block], out: &mut [u32]) {
     let (whole, rest) = blocks.split_at(blocks.len() - blocks.len() % V::LANES);
     for (vector, out) in whole
         .chunks_exact(V::LANES)
@@ -151,25 +167,39 @@ pub(crate) unsafe fn masks<V: Lanes>(blocks: &[Block], out: &mut [u32]) {
         unsafe { vector_masks::<V>(vector, out) };
     }
     let out = &mut out[whole.len()..blocks.len()];
-    // SAFETY (all arms): the caller guarantees V's instruction set.
+    let narrow = V::Narrow::LANES;
+    // SAFETY (all arms): the caller guarantees V's instruction set, which
+    // includes V::Narrow's.
     unsafe {
-        match (rest.len(), V::LANES) {
-            (0, _) => {}
-            (1, _) => vector_masks::<u32>(rest, out),
-            // A padding buffer of the vector's own width: zeroing a larger
-            // one cost as much as the filter on a short message.
-            (_, 2) => padded::<V, 2>(rest, out),
-            (_, 4) => padded::<V, 4>(rest, out),
-            (_, 8) => padded::<V, 8>(rest, out),
-            _ => padded::<V, 16>(rest, out),
+        match rest.len() {
+            0 => {}
+            1 => vector_masks::<u32>(rest, out),
+            n if n <= narrow && narrow < V::LANES => padded::<V::Narrow>(rest, out),
+            _ => padded::<V>(rest, out),
         }
     }
 }
 
-/// [`vector_masks`] of `blocks` (fewer than `N == V::LANES`) padded with
-/// zero blocks.
+/// [`vector_masks`] of `blocks` (fewer than `V::LANES`) padded with zero
+/// blocks, in a buffer of the vector's own width (zeroing a larger one cost
+/// as much as the filter on a short message).
 #[inline(always)]
-unsafe fn padded<V: Lanes, const N: usize>(blocks: &[Block], out: &mut [u32]) {
+unsafe fn padded<V: Vector>(blocks: &[Block], out: &mut [u32]) {
+    // SAFETY (all arms): the caller guarantees V's instruction set; N is
+    // V::LANES.
+    unsafe {
+        match V::LANES {
+            2 => padded_n::<V, 2>(blocks, out),
+            4 => padded_n::<V, 4>(blocks, out),
+            8 => padded_n::<V, 8>(blocks, out),
+            _ => padded_n::<V, 16>(blocks, out),
+        }
+    }
+}
+
+/// [`padded`] with `N == V::LANES`.
+#[inline(always)]
+unsafe fn padded_n<V: Vector, const N: usize>(blocks: &[Block], out: &mut [u32]) {
     debug_assert_eq!(N, V::LANES);
     let mut padded = [[0u8; 64]; N];
     padded[..blocks.len()].copy_from_slice(blocks);

@@ -12,7 +12,7 @@
 //! transposition matter most.
 
 use super::windows::{for_each_window4, for_each_window8};
-use crate::lanes::Lanes;
+use crate::vector::Vector;
 
 /// A schedule word shifted as an entry of the table says.
 macro_rules! shifted {
@@ -54,7 +54,7 @@ macro_rules! schedule_mask_impl {
         /// The CPU must support `V`'s instruction set.
         #[inline(always)]
         $(#[$attr])*
-        pub(crate) unsafe fn $name<V: Lanes, const MIRRORED: bool>(w: &[u32; 80]) -> u32 {
+        pub(crate) unsafe fn $name<V: Vector, const MIRRORED: bool>(w: &[u32; 80]) -> u32 {
             const { assert!($n % V::LANES == 0) };
             // SAFETY (whole body): the caller guarantees V's instruction
             // set; every index is a table constant below 80 - $n.

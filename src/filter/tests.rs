@@ -43,7 +43,7 @@ pub(crate) fn check_filter(backend: &Backend) {
     let mut got = vec![0u32; blocks.len()];
     // Odd batch sizes exercise the remainder path of vector forms.
     for (chunk, out) in blocks.chunks(37).zip(got.chunks_mut(37)) {
-        (backend.filter)(chunk, out);
+        super::masks(backend.simd, chunk, out);
     }
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(
@@ -82,7 +82,7 @@ fn filter_statistics_match_trace() {
         let (pad, n) = padding(tail, data.len() as u64);
         all.extend_from_slice(&pad[..n]);
         let mut masks = vec![0u32; all.len()];
-        super::scalar::masks(&all, &mut masks);
+        super::scalar_masks(&all, &mut masks);
         assert_eq!(masks.iter().filter(|&&m| m != 0).count(), nonzero);
         assert_eq!(masks.iter().map(|m| m.count_ones()).sum::<u32>(), bits);
     }
@@ -134,7 +134,7 @@ fn per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
             && std::arch::is_x86_feature_detected!("avx512vl")
         {
             forms.push(("avx512vl", |w| unsafe {
-                schedule_mask::<super::avx512::Vl128, false>(w)
+                schedule_mask::<crate::vector::Vl128, false>(w)
             }));
         } else {
             std::println!("per-block filter avx512vl: skipped, this CPU lacks AVX-512BW/VL");
@@ -183,7 +183,7 @@ fn per_block_filter_matches_lane_filter() {
     let random = splitmix64_bytes(0x9e7b_10c5, 64 * 4096);
     blocks.extend_from_slice(random.as_chunks::<64>().0);
     let mut want = vec![0u32; blocks.len()];
-    super::scalar::masks(&blocks, &mut want);
+    super::scalar_masks(&blocks, &mut want);
     assert!(want.iter().filter(|&&m| m != 0).count() > 300);
     for (name, mask) in per_block_forms() {
         for (i, (block, w)) in blocks.iter().zip(&want).enumerate() {

@@ -1,60 +1,53 @@
-//! The filter on AVX2 vectors: eight blocks at once.
+//! [`Vector`] on AVX2: eight lanes.
+//!
+//! SAFETY (every `unsafe` block here): the caller checked AVX2 (the
+//! [`Vector`] contract); every load and store is of a slice cut to its length
+//! first, and the unaligned forms take any address.
 
 use core::arch::x86_64::*;
 
+use super::Vector;
 use crate::block::Block;
-use crate::lanes::Lanes;
 
-// SAFETY (every method): the caller checked AVX2 (see `Lanes`); loads and
-// stores are bounds-checked on the slices first.
-impl Lanes for __m256i {
+impl Vector for __m256i {
     const LANES: usize = 8;
+    type Narrow = Self;
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_set1_epi32(x as i32) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_xor_si256(self, o) }
     }
     #[inline(always)]
     unsafe fn or(self, o: Self) -> Self {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_or_si256(self, o) }
     }
     #[inline(always)]
     unsafe fn andnot(self, o: Self) -> Self {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_andnot_si256(o, self) }
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_and_si256(self, o) }
     }
     #[inline(always)]
     unsafe fn shl<const N: i32>(self) -> Self {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_slli_epi32::<N>(self) }
     }
     #[inline(always)]
     unsafe fn shr<const N: i32>(self) -> Self {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_srli_epi32::<N>(self) }
     }
     #[inline(always)]
     unsafe fn sign(self) -> Self {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_srai_epi32::<31>(self) }
     }
     #[inline(always)]
     unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
         let blocks: &[Block; 8] = blocks[..8].try_into().unwrap();
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         let mut w = [unsafe { _mm256_setzero_si256() }; 16];
-        // SAFETY: the caller checked AVX2 (see `Lanes`); each load reads a
         // bounds-checked 32-byte slice, unaligned loads take any address.
         unsafe {
             // Big-endian words: reverse the bytes of every lane.
@@ -114,28 +107,23 @@ impl Lanes for __m256i {
     #[inline(always)]
     unsafe fn store(self, out: &mut [u32]) {
         let out = &mut out[..8];
-        // SAFETY: the caller checked AVX2 (see `Lanes`); `out` was cut to the vector length first and the store takes any alignment.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self) }
     }
     #[inline(always)]
     unsafe fn load(src: &[u32]) -> Self {
         let src = &src[..8];
-        // SAFETY: the caller checked AVX2 (see `Lanes`); `src` was cut to the vector length first and the load takes any alignment.
         unsafe { _mm256_loadu_si256(src.as_ptr().cast()) }
     }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_add_epi32(self, o) }
     }
     #[inline(always)]
     unsafe fn eq(self, o: Self) -> Self {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe { _mm256_cmpeq_epi32(self, o) }
     }
     #[inline(always)]
     unsafe fn or_lanes(self) -> u32 {
-        // SAFETY: the caller checked AVX2 (see `Lanes`).
         unsafe {
             let x = _mm_or_si128(
                 _mm256_castsi256_si128(self),
@@ -145,14 +133,4 @@ impl Lanes for __m256i {
             _mm_cvtsi128_si32(_mm_or_si128(x, _mm_shuffle_epi32::<0xb1>(x))) as u32
         }
     }
-}
-
-/// DV masks of `blocks`, eight at a time.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn masks(blocks: &[Block], out: &mut [u32]) {
-    // SAFETY: the caller checked AVX2.
-    unsafe { super::masks::<__m256i>(blocks, out) }
 }

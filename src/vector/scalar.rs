@@ -1,10 +1,12 @@
-//! The filter on plain `u32`s: one block per "vector", for every target.
+//! [`Vector`] on plain `u32`s: one lane, for every target (the portable
+//! compressor, the filter of a last odd block, the tests' reference).
 
+use super::Vector;
 use crate::block::{Block, load_words};
-use crate::lanes::Lanes;
 
-impl Lanes for u32 {
+impl Vector for u32 {
     const LANES: usize = 1;
+    type Narrow = Self;
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
         x
@@ -57,13 +59,4 @@ impl Lanes for u32 {
     unsafe fn eq(self, o: Self) -> Self {
         u32::from(self == o).wrapping_neg()
     }
-}
-
-/// DV masks of `blocks`, one block at a time: the plainest form, kept as a
-/// reference for the tests (the portable backend runs two blocks per `u64`,
-/// filter/swar.rs; every form uses this one for a last odd block).
-#[cfg(test)]
-pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
-    // SAFETY: u32 lanes need no CPU feature.
-    unsafe { super::masks::<u32>(blocks, out) }
 }

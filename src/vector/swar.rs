@@ -1,18 +1,19 @@
-//! The filter on plain `u64`s, two blocks per word ("SIMD within a
+//! [`Vector`] on plain `u64`s, two lanes per word ("SIMD within a
 //! register"), for the portable backend: the conditions and most of the
 //! expansion are bitwise, so two 32-bit lanes share each operation; only the
 //! shifts need masks to keep the lanes apart.
 
+use super::Vector;
 use crate::block::{Block, load_words};
-use crate::lanes::Lanes;
 
 /// `x` in both lanes.
 const fn both(x: u32) -> u64 {
     (x as u64) * 0x1_0000_0001
 }
 
-impl Lanes for u64 {
+impl Vector for u64 {
     const LANES: usize = 2;
+    type Narrow = Self;
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
         both(x)
@@ -72,10 +73,4 @@ impl Lanes for u64 {
         let top = both(0x8000_0000);
         ((self & !top) + (o & !top)) ^ ((self ^ o) & top)
     }
-}
-
-/// DV masks of `blocks`, two at a time.
-pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
-    // SAFETY: u64 lanes are plain integer arithmetic.
-    unsafe { super::masks::<u64>(blocks, out) }
 }

@@ -1,60 +1,53 @@
-//! The filter on AVX-512 vectors: sixteen blocks at once, with three-input
-//! logic (`vpternlogd`) and rotates (`vprold`) for the compound operations.
+//! [`Vector`] on AVX-512: sixteen lanes, with three-input logic
+//! (`vpternlogd`) and rotates (`vprold`) for the compound operations; and
+//! [`Vl128`], four lanes with the same instructions, for short remainders.
 //!
-//! Every method needs AVX-512F (and BW for the byte shuffle of the loads):
-//! the caller checked them (see `Lanes`); that is the SAFETY of every
-//! `unsafe` block in this file that says no more.
+//! SAFETY (every `unsafe` block here): the caller checked AVX-512 F, BW and
+//! VL (the [`Vector`] contract); every load and store is of a slice cut to
+//! its length first, and the unaligned forms take any address.
 
 use core::arch::x86_64::*;
 
+use super::Vector;
 use crate::block::Block;
-use crate::lanes::Lanes;
 
-impl Lanes for __m512i {
+impl Vector for __m512i {
     const LANES: usize = 16;
+    type Narrow = Vl128;
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_set1_epi32(x as i32) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_xor_si512(self, o) }
     }
     #[inline(always)]
     unsafe fn or(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_or_si512(self, o) }
     }
     #[inline(always)]
     unsafe fn andnot(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_andnot_si512(o, self) }
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_and_si512(self, o) }
     }
     #[inline(always)]
     unsafe fn shl<const N: i32>(self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_sll_epi32(self, _mm_cvtsi32_si128(N)) }
     }
     #[inline(always)]
     unsafe fn shr<const N: i32>(self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_srl_epi32(self, _mm_cvtsi32_si128(N)) }
     }
     #[inline(always)]
     unsafe fn sign(self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_srai_epi32::<31>(self) }
     }
     #[inline(always)]
     unsafe fn expand_word(a: Self, b: Self, c: Self, d: Self) -> Self {
-        // SAFETY: see the module docs.
         unsafe {
             _mm512_rol_epi32::<1>(_mm512_xor_si512(
                 _mm512_ternarylogic_epi32::<0x96>(a, b, c),
@@ -65,18 +58,15 @@ impl Lanes for __m512i {
     #[inline(always)]
     unsafe fn or_xor(self, a: Self, b: Self) -> Self {
         // A | (B ^ C), with A = 0xf0, B = 0xcc, C = 0xaa.
-        // SAFETY: see the module docs.
         unsafe { _mm512_ternarylogic_epi32::<0xf6>(self, a, b) }
     }
     #[inline(always)]
     unsafe fn and_xor(self, a: Self, b: Self) -> Self {
         // A & (B ^ C).
-        // SAFETY: see the module docs.
         unsafe { _mm512_ternarylogic_epi32::<0x60>(self, a, b) }
     }
     #[inline(always)]
     unsafe fn drop_dvs(self, same: Self, differ: Self, dvs: u32) -> Self {
-        // SAFETY: see the module docs.
         unsafe {
             // Top bit set where a condition broke: ~differ | same.
             let broke =
@@ -88,7 +78,6 @@ impl Lanes for __m512i {
     #[inline(always)]
     unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
         let blocks: &[Block; 16] = blocks[..16].try_into().unwrap();
-        // SAFETY: see the module docs; each load reads one whole block of
         // the array just checked, and loadu takes any alignment.
         unsafe {
             let bswap = _mm512_set4_epi32(0x0c0d_0e0f, 0x0809_0a0b, 0x0405_0607, 0x0001_0203);
@@ -129,76 +118,47 @@ impl Lanes for __m512i {
     #[inline(always)]
     unsafe fn store(self, out: &mut [u32]) {
         let out = &mut out[..16];
-        // SAFETY: see the module docs; `out` was cut to the vector length
         // first and the store takes any alignment.
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self) }
     }
     #[inline(always)]
     unsafe fn load(src: &[u32]) -> Self {
         let src = &src[..16];
-        // SAFETY: see the module docs; `src` was cut to the vector length
         // first and the load takes any alignment.
         unsafe { _mm512_loadu_si512(src.as_ptr().cast()) }
     }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_add_epi32(self, o) }
     }
     #[inline(always)]
     unsafe fn eq(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_maskz_set1_epi32(_mm512_cmpeq_epi32_mask(self, o), -1) }
     }
     #[inline(always)]
     unsafe fn or_lanes(self) -> u32 {
-        // SAFETY: see the module docs.
         unsafe { _mm512_reduce_or_epi32(self) as u32 }
     }
     #[inline(always)]
     unsafe fn rotl5(self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_rol_epi32::<5>(self) }
     }
     #[inline(always)]
     unsafe fn rotl30(self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_rol_epi32::<30>(self) }
     }
     #[inline(always)]
     unsafe fn choose(b: Self, c: Self, d: Self) -> Self {
         // b ? c : d.
-        // SAFETY: see the module docs.
         unsafe { _mm512_ternarylogic_epi32::<0xca>(b, c, d) }
     }
     #[inline(always)]
     unsafe fn parity(b: Self, c: Self, d: Self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_ternarylogic_epi32::<0x96>(b, c, d) }
     }
     #[inline(always)]
     unsafe fn majority(b: Self, c: Self, d: Self) -> Self {
-        // SAFETY: see the module docs.
         unsafe { _mm512_ternarylogic_epi32::<0xe8>(b, c, d) }
-    }
-}
-
-/// DV masks of `blocks`, sixteen at a time; a remainder of up to four
-/// blocks four at a time.
-///
-/// # Safety
-/// The CPU must support AVX-512F, BW and VL.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(crate) unsafe fn masks(blocks: &[Block], out: &mut [u32]) {
-    let whole = blocks.len() - blocks.len() % 16;
-    let (blocks, rest) = blocks.split_at(whole);
-    let (out, rest_out) = out[..whole + rest.len()].split_at_mut(whole);
-    // SAFETY (all three): the caller checked AVX-512F, BW and VL.
-    unsafe { super::masks::<__m512i>(blocks, out) };
-    if rest.len() <= 4 {
-        unsafe { super::masks::<Vl128>(rest, rest_out) }
-    } else {
-        unsafe { super::masks::<__m512i>(rest, rest_out) }
     }
 }
 
@@ -209,51 +169,43 @@ pub(crate) unsafe fn masks(blocks: &[Block], out: &mut [u32]) {
 #[repr(transparent)]
 pub(crate) struct Vl128(__m128i);
 
-impl Lanes for Vl128 {
+impl Vector for Vl128 {
     const LANES: usize = 4;
+    type Narrow = Self;
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
-        // SAFETY: see the module docs (AVX-512VL here).
         Vl128(unsafe { _mm_set1_epi32(x as i32) })
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_xor_si128(self.0, o.0) })
     }
     #[inline(always)]
     unsafe fn or(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_or_si128(self.0, o.0) })
     }
     #[inline(always)]
     unsafe fn andnot(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_andnot_si128(o.0, self.0) })
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_and_si128(self.0, o.0) })
     }
     #[inline(always)]
     unsafe fn shl<const N: i32>(self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_slli_epi32::<N>(self.0) })
     }
     #[inline(always)]
     unsafe fn shr<const N: i32>(self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_srli_epi32::<N>(self.0) })
     }
     #[inline(always)]
     unsafe fn sign(self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_srai_epi32::<31>(self.0) })
     }
     #[inline(always)]
     unsafe fn expand_word(a: Self, b: Self, c: Self, d: Self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe {
             _mm_rol_epi32::<1>(_mm_xor_si128(
                 _mm_ternarylogic_epi32::<0x96>(a.0, b.0, c.0),
@@ -263,17 +215,14 @@ impl Lanes for Vl128 {
     }
     #[inline(always)]
     unsafe fn or_xor(self, a: Self, b: Self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_ternarylogic_epi32::<0xf6>(self.0, a.0, b.0) })
     }
     #[inline(always)]
     unsafe fn and_xor(self, a: Self, b: Self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_ternarylogic_epi32::<0x60>(self.0, a.0, b.0) })
     }
     #[inline(always)]
     unsafe fn drop_dvs(self, same: Self, differ: Self, dvs: u32) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe {
             let broke =
                 _mm_srai_epi32::<31>(_mm_ternarylogic_epi32::<0xf3>(same.0, differ.0, same.0));
@@ -282,32 +231,26 @@ impl Lanes for Vl128 {
     }
     #[inline(always)]
     unsafe fn load16(blocks: &[Block]) -> [Self; 16] {
-        // SAFETY: SSE2's load (same lanes), under the caller's features.
-        unsafe { <__m128i as Lanes>::load16(blocks) }.map(Vl128)
+        unsafe { <__m128i as Vector>::load16(blocks) }.map(Vl128)
     }
     #[inline(always)]
     unsafe fn store(self, out: &mut [u32]) {
-        // SAFETY: SSE2's store.
         unsafe { self.0.store(out) }
     }
     #[inline(always)]
     unsafe fn load(src: &[u32]) -> Self {
-        // SAFETY: SSE2's load.
-        Vl128(unsafe { <__m128i as Lanes>::load(src) })
+        Vl128(unsafe { <__m128i as Vector>::load(src) })
     }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_add_epi32(self.0, o.0) })
     }
     #[inline(always)]
     unsafe fn eq(self, o: Self) -> Self {
-        // SAFETY: see the module docs.
         Vl128(unsafe { _mm_cmpeq_epi32(self.0, o.0) })
     }
     #[inline(always)]
     unsafe fn or_lanes(self) -> u32 {
-        // SAFETY: see the module docs.
         unsafe { self.0.or_lanes() }
     }
 }

@@ -1,18 +1,17 @@
-//! The filter on WebAssembly SIMD: four blocks per `v128`, one per lane.
+//! [`Vector`] on WebAssembly SIMD: four lanes per `v128`.
 //!
 //! simd128 is a compile-time feature on wasm32 (there is no run-time
 //! detection: a module that uses it fails to load in an engine without it),
 //! so this form exists only in builds made with `+simd128`, which
 //! `.cargo/config.toml` turns on.
-#![cfg(target_feature = "simd128")]
 
 use core::arch::wasm32::{
     i8x16_shuffle, i32x4_shr, i32x4_shuffle, u32x4_add, u32x4_eq, u32x4_extract_lane, u32x4_shl,
     u32x4_shr, u32x4_splat, v128, v128_and, v128_andnot, v128_load, v128_or, v128_store, v128_xor,
 };
 
+use super::Vector;
 use crate::block::Block;
-use crate::lanes::Lanes;
 
 /// Big-endian words: reverses the bytes of each 32-bit lane.
 #[inline(always)]
@@ -46,8 +45,9 @@ fn row(block: &Block, row: usize) -> v128 {
     unsafe { v128_load(bytes.as_ptr().cast()) }
 }
 
-impl Lanes for v128 {
+impl Vector for v128 {
     const LANES: usize = 4;
+    type Narrow = Self;
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
         u32x4_splat(x)
@@ -120,11 +120,4 @@ impl Lanes for v128 {
         let x = v128_or(x, i32x4_shuffle::<1, 0, 3, 2>(x, x));
         u32x4_extract_lane::<0>(x)
     }
-}
-
-/// DV masks of `blocks`, four at a time.
-pub(crate) fn masks(blocks: &[Block], out: &mut [u32]) {
-    // SAFETY: this module exists only when simd128 is enabled at compile
-    // time, and every wasm engine that loads the module runs it.
-    unsafe { super::masks::<v128>(blocks, out) }
 }

@@ -1,20 +1,50 @@
-//! The vector of 32-bit lanes the filter and the multi-lane compression are
-//! written over; one implementation per instruction set, beside the filter
-//! (src/filter/scalar.rs, swar.rs, sse2.rs, avx2.rs, avx512.rs, neon.rs,
-//! simd128.rs). A leaf: `compress` and `filter` both use it, neither uses
-//! the other.
+//! The vector of 32-bit lanes the filter and the compression of one block
+//! per lane are written over ([`Vector`]), its implementations, one file per
+//! instruction set (memchr's layout), and the choice of one of them
+//! ([`Simd`]), made once per backend.
+//!
+//! | file | type | lanes |
+//! |---|---|---|
+//! | scalar.rs | `u32` | 1 |
+//! | swar.rs | `u64` (two lanes in a register) | 2 |
+//! | sse2.rs | `__m128i` | 4 |
+//! | avx2.rs | `__m256i` | 8 |
+//! | avx512.rs | `__m512i`, and `Vl128` for short remainders | 16 |
+//! | neon.rs | `uint32x4_t` (little-endian aarch64) | 4 |
+//! | simd128.rs | `v128` (wasm32 built with simd128) | 4 |
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod neon;
+mod scalar;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+mod swar;
+
+/// The per-block filter's tests run this form too.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) use avx512::Vl128;
 
 use crate::block::Block;
 
 /// A vector of 32-bit lanes: the operations the filter (src/filter) and
-/// the multi-lane compression (src/compress/lanes.rs) are written over, once.
+/// the compression of one block per lane (src/compress/generic.rs) are
+/// written over, once.
 ///
 /// # Safety
 /// Implementations for SIMD types call intrinsics of their instruction set:
-/// callers must have checked the CPU supports it (the backend dispatch does).
-pub(crate) trait Lanes: Copy {
-    /// How many blocks one vector holds.
+/// callers must have checked the CPU supports it ([`Simd::run`] does).
+pub(crate) trait Vector: Copy {
+    /// How many lanes (blocks, or messages) one vector holds.
     const LANES: usize;
+    /// The vector for a remainder of at most its `LANES` blocks, where that
+    /// costs less than a padded pass of this one (`Self` where none does).
+    type Narrow: Vector;
     /// Every lane `x`.
     unsafe fn splat(x: u32) -> Self;
     /// Lane-wise `a ^ b`.
@@ -132,4 +162,78 @@ pub(crate) trait Lanes: Copy {
             self.and(ok.or(Self::splat(!dvs)))
         }
     }
+}
+
+/// The vectors a backend's filter and batch run on. A value names
+/// instructions this CPU runs: only the backend table makes one, for a
+/// backend whose `supported` checked them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Simd {
+    /// `u64`: two lanes in plain integer arithmetic, on every target.
+    Swar,
+    #[cfg(target_arch = "x86_64")]
+    Sse2,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// AVX-512 F, BW and VL.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Neon,
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
+}
+
+/// Work written once over [`Vector`], for [`Simd::run`].
+pub(crate) trait OnVectors {
+    type Output;
+    /// The work on vectors `V`.
+    ///
+    /// # Safety
+    /// The CPU must support `V`'s instruction set.
+    unsafe fn run<V: Vector>(self) -> Self::Output;
+}
+
+impl Simd {
+    /// Runs `work` on these vectors, under their instruction set's target
+    /// features: the one place that maps a [`Simd`] to its vector type.
+    #[inline(always)]
+    pub(crate) fn run<W: OnVectors>(self, work: W) -> W::Output {
+        // SAFETY (every arm): a `Simd` names instructions this CPU runs (see
+        // the type); SSE2 is part of x86-64, NEON of aarch64, and simd128 is
+        // compiled in.
+        unsafe {
+            match self {
+                Simd::Swar => work.run::<u64>(),
+                #[cfg(target_arch = "x86_64")]
+                Simd::Sse2 => work.run::<core::arch::x86_64::__m128i>(),
+                #[cfg(target_arch = "x86_64")]
+                Simd::Avx2 => run_avx2(work),
+                #[cfg(target_arch = "x86_64")]
+                Simd::Avx512 => run_avx512(work),
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                Simd::Neon => work.run::<core::arch::aarch64::uint32x4_t>(),
+                #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+                Simd::Simd128 => work.run::<core::arch::wasm32::v128>(),
+            }
+        }
+    }
+}
+
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn run_avx2<W: OnVectors>(work: W) -> W::Output {
+    // SAFETY: the caller checked AVX2.
+    unsafe { work.run::<core::arch::x86_64::__m256i>() }
+}
+
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VL.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn run_avx512<W: OnVectors>(work: W) -> W::Output {
+    // SAFETY: the caller checked AVX-512 F, BW and VL.
+    unsafe { work.run::<core::arch::x86_64::__m512i>() }
 }
