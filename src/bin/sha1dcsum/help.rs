@@ -28,7 +28,9 @@ pub const NOTES: &[&str] = &[
      `coll* ` in text mode (`<hex>  coll* <name>`), which GNU reads the same.",
     "A line `SHA1 (<name>) = ...` whose checksum cannot be read still has its \
      file checked for a collision, and is reported as improperly formatted.",
-    "To hash a file named -, write ./-.",
+    "Short options bundle (-cz, -j4); a long option may be shortened to any \
+     prefix no other option starts with (--sta for --status). To hash a file \
+     named -, write ./-.",
 ];
 
 /// Each exit status and what it means.

@@ -9,10 +9,11 @@
 //! in argument order.
 //!
 //! The modules, in the order a run goes through them: args.rs (the option
-//! table and the parser; help.rs, man.rs and complete.rs print it), run.rs (the run loop), batch.rs
-//! and jobs.rs (what runs on which thread), input.rs (reading and hashing
-//! one input), lines.rs and json.rs (the lines printed), check.rs (`-c`),
-//! output.rs (standard output, errors, exit statuses).
+//! table and its parser; help.rs, man.rs and complete.rs print it), run.rs
+//! (the run loop) and walk.rs (the inputs, `-r`), batch.rs and jobs.rs
+//! (what runs on which thread), input.rs (reading and hashing one input),
+//! lines.rs and json.rs (the lines printed), check.rs (`-c`), output.rs
+//! (standard output, errors, exit statuses).
 
 mod args;
 mod batch;
