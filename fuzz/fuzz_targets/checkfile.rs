@@ -41,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(again.flagged, entry.flagged);
             }
             Line::Unreadable(name) => assert!(!name.is_empty()),
-            Line::Improper => {}
+            Line::Improper | Line::Ignored => {}
         }
     }
     let mut escaped = Vec::new();

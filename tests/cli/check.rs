@@ -304,3 +304,138 @@ fn check_reads_coll_star_names_as_meant() {
         .unwrap();
     assert_eq!((stdout(&o).as_str(), code(&o)), ("coll* x: OK\n", 0));
 }
+
+/// What GNU `sha1sum -c` (coreutils 9.1) passes over in silence, even with
+/// `--strict`: a line whose first byte is `#`, and a line left empty once
+/// its carriage return is dropped. Blanks before a `#`, or an escaped `#`
+/// line, are improperly formatted; a `#` elsewhere belongs to the line.
+/// Each case: the list, the `-c --strict` output and exit status (GNU's),
+/// and the line `-w` reports as improper.
+const COMMENT_CASES: &[(&str, &str, i32, Option<u32>)] = &[
+    ("# c\n{GOOD}", "a: OK\n", 0, None),
+    ("#\n#\r\n{GOOD}#", "a: OK\n", 0, None),
+    ("\n\r\n{GOOD}\n\n", "a: OK\n", 0, None),
+    (
+        "#{HEX}  gone\n#SHA1 (gone) = {HEX}\n{GOOD}",
+        "a: OK\n",
+        0,
+        None,
+    ),
+    ("  # c\n{GOOD}", "a: OK\n", 1, Some(1)),
+    ("\t# c\n{GOOD}", "a: OK\n", 1, Some(1)),
+    ("\\# c\n{GOOD}", "a: OK\n", 1, Some(1)),
+    ("# c\n\n \n{GOOD}", "a: OK\n", 1, Some(3)),
+    ("{GOOD}\r\r\n", "a: OK\n", 1, Some(2)),
+    (
+        "{HEX}  #a\n{HEX}  a#b # c\n",
+        "#a: OK\na#b # c: OK\n",
+        0,
+        None,
+    ),
+    (
+        "# git blob ids (what git hash-object prints), not SHA-1 checksums of the files:\n\
+         # check them with sha1dcsum --git-blob -c or git hash-object, not with sha1sum -c.\n\
+         {BLOB}  a\n",
+        "a: FAILED\n",
+        1,
+        None,
+    ),
+];
+
+const ABC_HEX: &str = "a9993e364706816aba3e25717850c26c9cd0d89d";
+/// `git hash-object` of "abc".
+const ABC_BLOB: &str = "f2ba8f84ab5c1bce84a7b441cb1959cfc7093b7f";
+
+fn comment_case(template: &str) -> String {
+    template
+        .replace("{GOOD}", GOOD)
+        .replace("{HEX}", ABC_HEX)
+        .replace("{BLOB}", ABC_BLOB)
+}
+
+/// A directory with the files the comment cases name, all holding "abc".
+fn comment_dir(tag: &str) -> TempDir {
+    let tmp = TempDir::new(tag);
+    for name in ["a", "#a", "a#b # c"] {
+        tmp.write(name, b"abc");
+    }
+    tmp
+}
+
+#[cfg(unix)]
+#[test]
+fn check_skips_comments_and_empty_lines_as_gnu_does() {
+    let tmp = comment_dir("check-comments");
+    for &(template, want, status, improper_line) in COMMENT_CASES {
+        tmp.write("SUMS", comment_case(template).as_bytes());
+        let o = run_in(&tmp.0, ["-c", "--strict", "SUMS"], None);
+        assert_eq!(
+            (stdout(&o).as_str(), code(&o)),
+            (want, status),
+            "{template:?}"
+        );
+        let o = run_in(&tmp.0, ["-c", "-w", "SUMS"], None);
+        let improper: Vec<String> = stderr(&o)
+            .lines()
+            .filter(|l| l.contains("improperly formatted"))
+            .map(str::to_owned)
+            .collect();
+        let want_improper: Vec<String> = improper_line
+            .map(|n| {
+                vec![
+                    format!("sha1dcsum: SUMS: {n}: improperly formatted SHA1 checksum line"),
+                    "sha1dcsum: WARNING: 1 line is improperly formatted".to_owned(),
+                ]
+            })
+            .unwrap_or_default();
+        assert_eq!(improper, want_improper, "{template:?}");
+    }
+    // The page's git blob id list checks with --git-blob.
+    let (blob_list, ..) = COMMENT_CASES[COMMENT_CASES.len() - 1];
+    tmp.write("SUMS", comment_case(blob_list).as_bytes());
+    let o = run_in(&tmp.0, ["--git-blob", "-c", "--strict", "SUMS"], None);
+    assert_eq!(
+        (stdout(&o).as_str(), stderr(&o).as_str(), code(&o)),
+        ("a: OK\n", "", 0)
+    );
+    // -z (which GNU 9.1 refuses with -c): the same rule for each NUL-ended line.
+    let list = format!("# c\0\0\r\0{}\0", GOOD.trim_end());
+    tmp.write("ZSUMS", list.as_bytes());
+    let o = run_in(&tmp.0, ["-c", "-z", "--strict", "ZSUMS"], None);
+    assert_eq!(
+        (stdout(&o).as_str(), stderr(&o).as_str(), code(&o)),
+        ("a: OK\n", "", 0)
+    );
+    tmp.write("ZSUMS", format!(" # c\0{}\0", GOOD.trim_end()).as_bytes());
+    let o = run_in(&tmp.0, ["-c", "-z", "--strict", "ZSUMS"], None);
+    assert_eq!(code(&o), 1);
+}
+
+/// The comment cases side by side with GNU `sha1sum -c`: the same output,
+/// warnings and exit status, with `--strict` and with `-w`.
+#[cfg(unix)]
+#[test]
+fn check_skips_the_lines_gnu_skips() {
+    if !gnu_sha1sum() {
+        return;
+    }
+    let tmp = comment_dir("check-comments-gnu");
+    for &(template, ..) in COMMENT_CASES {
+        tmp.write("SUMS", comment_case(template).as_bytes());
+        for flags in [["-c", "--strict", "SUMS"], ["-c", "-w", "SUMS"]] {
+            let ours = run_in(&tmp.0, flags, None);
+            let gnu = Command::new("sha1sum")
+                .args(flags)
+                .current_dir(&tmp.0)
+                .output()
+                .unwrap();
+            assert_eq!(ours.stdout, gnu.stdout, "{template:?} {flags:?}");
+            assert_eq!(
+                stderr(&ours),
+                stderr(&gnu).replace("sha1sum: ", "sha1dcsum: "),
+                "{template:?} {flags:?}"
+            );
+            assert_eq!(code(&ours), code_of(&gnu), "{template:?} {flags:?}");
+        }
+    }
+}

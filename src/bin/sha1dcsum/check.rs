@@ -150,6 +150,7 @@ fn read_list(
                 }
                 listed.push(Listed { name, digest: None });
             }
+            Line::Ignored => {}
             Line::Improper => {
                 improper += 1;
                 if options.warn {

@@ -19,6 +19,9 @@
 //! escaped (`\n`, `\r`, `\\`) and the line starts with a `\`, as GNU
 //! coreutils 9 does, so one entry is always one line; `-z` lines are never
 //! escaped (NUL cannot occur in a name).
+//!
+//! As GNU `sha1sum -c` does, a list may hold comments (lines whose first
+//! byte is `#`) and empty lines, which are passed over in silence.
 
 /// How a line was (or is to be) written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,6 +175,8 @@ pub enum Line {
     Unreadable(Vec<u8>),
     /// Not a checksum line at all ("improperly formatted").
     Improper,
+    /// A comment (`#` first) or an empty line: not counted, never reported.
+    Ignored,
 }
 
 /// A line taken apart, its name still escaped; `sum` is the digest, whether
@@ -183,11 +188,19 @@ struct Parts<'a> {
 
 /// Parses one line (its terminator removed).
 ///
-/// Leading blanks are skipped and a final carriage return dropped, as GNU
-/// does; a line starting with `\` has an escaped name. `<hex> *coll* <name>`
-/// comes back flagged: see [`resolve`].
+/// As GNU does: a line whose very first byte is `#` is a comment, a final
+/// carriage return is dropped, what is then empty is ignored, and leading
+/// blanks are skipped (so blanks before a `#` make an improper line). A
+/// line starting with `\` has an escaped name. `<hex> *coll* <name>` comes
+/// back flagged: see [`resolve`].
 pub fn parse_line(line: &[u8]) -> Line {
+    if line.first() == Some(&b'#') {
+        return Line::Ignored;
+    }
     let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.is_empty() {
+        return Line::Ignored;
+    }
     let Some(start) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
         return Line::Improper;
     };
@@ -480,6 +493,26 @@ mod tests {
         assert_eq!(resolve(plain.clone(), files(&[b"coll* x"])), plain);
     }
 
+    /// GNU's comments: `#` as the very first byte, whatever follows; and
+    /// lines empty once their carriage return is dropped.
+    #[test]
+    fn ignores_comments_and_empty_lines() {
+        for ignored in [
+            String::new(),
+            "\r".into(),
+            "#".into(),
+            "#\r".into(),
+            "# git blob ids".into(),
+            format!("#{H}  name"),
+            format!("#SHA1 (name) = {H}"),
+        ] {
+            assert_eq!(parse_line(ignored.as_bytes()), Line::Ignored, "{ignored:?}");
+        }
+        // A `#` anywhere else is part of the line.
+        let e = entry(format!("{H}  #name # not a comment").as_bytes());
+        assert_eq!(e.name, b"#name # not a comment");
+    }
+
     #[test]
     fn reads_gnu_variants_and_rejects_the_rest() {
         let e = entry(format!("  {}  name\r", H.to_uppercase()).as_bytes());
@@ -487,8 +520,10 @@ mod tests {
         let e = entry(format!("{H} name").as_bytes());
         assert_eq!(e.name, b"name");
         for bad in [
-            String::new(),
             "   ".into(),
+            "\r\r".into(),
+            " # blanks before a comment".into(),
+            format!("\\#{H}  name"),
             H.to_string(),
             format!("{H}  "),
             format!("{H}x name"),
