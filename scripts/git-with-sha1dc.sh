@@ -17,7 +17,9 @@
 #                 is reused while its make line is unchanged
 #   ROUNDS=N      timing rounds (default 3)
 #   THREADS=N     the all-threads runs' --threads (default: nproc)
-#   TESTS="..."   git's tests to run (default: the list below); SKIP_TESTS=1
+#   TESTS="..."   git's tests to run (default: the list below); SKIP_TESTS=1;
+#                 GIT_TEST_LONG=1 runs their expensive cases too (t1007
+#                 hashes files over 4 GiB)
 #   JOBS=N        make -j (default: nproc)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -75,16 +77,17 @@ if [ -z "${SKIP_TESTS:-}" ]; then
   failed=()
   for t in $tests; do
     if (cd "$work/ours/t" && sh "$t" >"$work/$t.log" 2>&1); then
-      echo "ok      $t ($(grep -c '^ok ' "$work/$t.log") ok, $(grep -c '^not ok .*# TODO' "$work/$t.log") known breakages)"
+      echo "ok      $t ($(grep -c '^ok ' "$work/$t.log") ok, of which $(grep -c '^ok .*# skip' "$work/$t.log") skipped;" \
+        "$(grep -c '^not ok .*# TODO' "$work/$t.log") known breakages)"
     else
       echo "FAILED  $t (see $work/$t.log)"
       failed+=("$t")
     fi
   done
-  if (cd "$work/ours" && t/unit-tests/bin/unit-tests -shash >"$work/unit-hash.log" 2>&1); then
-    echo "ok      unit-tests -shash ($(grep -c '^ok ' "$work/unit-hash.log") ok)"
+  if (cd "$work/ours" && t/unit-tests/bin/unit-tests --run=hash >"$work/unit-hash.log" 2>&1); then
+    echo "ok      unit-tests --run=hash ($(grep -c '^ok ' "$work/unit-hash.log") ok)"
   else
-    echo "FAILED  unit-tests -shash (see $work/unit-hash.log)"
+    echo "FAILED  unit-tests --run=hash (see $work/unit-hash.log)"
     failed+=(unit-tests)
   fi
   [ ${#failed[@]} -eq 0 ] || { echo "failed: ${failed[*]}" >&2; exit 1; }
@@ -94,6 +97,8 @@ fi
 say "git index-pack on $pack: $rounds interleaved rounds"
 lscpu | sed -n 's/^Model name: *//p'
 uptime
+echo "each run: /usr/bin/time BUILD/git index-pack --threads=N -o $work/out/pack.idx $pack"
+echo "(from $work/out, outside any repository; crate: ours with LD_LIBRARY_PATH=$work/shim)"
 out=$work/out
 results=$work/times.tsv
 printf 'round\tbuild\tthreads\tuser_s\tsys_s\twall_s\n' >"$results"
