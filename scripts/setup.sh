@@ -7,6 +7,9 @@ set -euo pipefail
 
 native() {
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt
+  # tests/cli/docs.rs loads the completions in zsh and fish and renders the
+  # man page with groff; it fails without them.
+  if can_apt; then apt_install zsh fish groff-base; fi
 }
 
 cross() {
