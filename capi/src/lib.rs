@@ -179,3 +179,33 @@ unsafe fn write_digest(out: *mut u8, outcome: &sha1dc_wasm::Outcome) {
         unsafe { std::ptr::copy_nonoverlapping(digest.as_ptr(), out, digest.len()) };
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::no_unwind;
+
+    /// Set in the child process that panics under the guard.
+    const CHILD: &str = "SHA1DC_CAPI_PANIC_CHILD";
+
+    #[test]
+    fn a_panic_aborts_the_process_instead_of_unwinding_into_c() {
+        if std::env::var_os(CHILD).is_some() {
+            no_unwind(|| panic!("a deliberate panic under the guard"));
+            return;
+        }
+        // Without the guard the harness would catch the panic: exit status 101.
+        let name = "tests::a_panic_aborts_the_process_instead_of_unwinding_into_c";
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", name, "--test-threads=1"])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            out.status.signal(),
+            Some(6),
+            "SIGABRT, not {:?}",
+            out.status
+        );
+    }
+}
