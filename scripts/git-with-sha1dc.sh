@@ -42,7 +42,7 @@ say "this library into $prefix, the sha1dc crate shim into $work/shim"
 scripts/install-c.sh "$prefix" >/dev/null
 cargo build --quiet --release -p sha1dc-wasm-capi-bench
 mkdir -p "$work/shim"
-cp target/release/libsha1dc_crate_shim.so "$work/shim/libsha1detectcoll.so.1"
+cp "${CARGO_TARGET_DIR:-target}/release/libsha1dc_crate_shim.so" "$work/shim/libsha1detectcoll.so.1"
 
 # `build NAME MAKE-ARGS...`: GIT_SOURCE_DIR copied to $work/NAME and built,
 # unless a build with the same make line is there.

@@ -28,7 +28,7 @@ libs_private=$(build)
 [ -n "$libs_private" ] || { touch capi/src/lib.rs; libs_private=$(build); }
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' capi/Cargo.toml | head -n1)
 
-out=target/release
+out=${CARGO_TARGET_DIR:-target}/release
 lib="$prefix/lib"
 say "install into $prefix"
 install -d "$lib/pkgconfig" "$prefix/include/sha1dc"
