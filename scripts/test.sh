@@ -18,6 +18,8 @@ native() {
   scripts/setup.sh native
   say "cargo fmt --check"
   cargo fmt --check
+  say "no cycle between the library's top-level modules"
+  scripts/check-modules.sh
   say "generated tables match tools/derive_conditions.py (--check)"
   pip_module pycosat
   python3 tools/derive_conditions.py --check

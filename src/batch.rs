@@ -9,8 +9,8 @@
 //! lane whose message ends takes the next message at once, so no lane waits
 //! for the longest one, and the last few lanes of a batch finish on the
 //! single stream. A block the filter lets through (about 5% of random
-//! blocks) is tested by the backend's own `test_flagged` from the states
-//! the lane compression kept, and a collision is recorded exactly as the
+//! blocks) is tested by the backend's own test of a candidate from the
+//! states the lane compression kept, and a collision is recorded exactly as the
 //! streaming engine records it ([`Detection`]), so every result equals
 //! what [`crate::hash`] gives.
 
@@ -20,11 +20,11 @@ use crate::block::Block;
 use crate::compress::IV;
 use crate::compress::lanes::{compress_lanes, compress_lanes_scheduled};
 use crate::config::Config;
+use crate::detect::{self, Candidates, Compressed};
 use crate::engine::{Engine, Reporter};
 use crate::filter::Filter;
 use crate::git::{Header, ObjectKind};
 use crate::outcome::Detection;
-use crate::recompress::{Candidates, Kept};
 use crate::vector::{OnVectors, Vector};
 
 /// The most lanes a form has (AVX-512: 16).
@@ -163,7 +163,7 @@ pub(crate) fn hash(
     messages: Messages<'_, '_>,
     out: &mut [Outcome],
 ) {
-    backend.simd.run(Batch {
+    backend.simd.run(HashBatch {
         backend,
         config,
         messages,
@@ -172,14 +172,14 @@ pub(crate) fn hash(
 }
 
 /// [`hash`] as work for [`crate::vector::Simd::run`].
-struct Batch<'a, 'b, 'c> {
+struct HashBatch<'a, 'b, 'c> {
     backend: &'static Backend,
     config: Config,
     messages: Messages<'a, 'b>,
     out: &'c mut [Outcome],
 }
 
-impl OnVectors for Batch<'_, '_, '_> {
+impl OnVectors for HashBatch<'_, '_, '_> {
     type Output = ();
 
     /// Arrays of the vector's own width: those of the widest form, zeroed
@@ -188,7 +188,7 @@ impl OnVectors for Batch<'_, '_, '_> {
     #[inline(always)]
     unsafe fn run<V: Vector>(self) {
         debug_assert!(V::LANES <= MAX_LANES);
-        let Batch {
+        let HashBatch {
             backend,
             config,
             messages,
@@ -207,7 +207,9 @@ impl OnVectors for Batch<'_, '_, '_> {
     }
 }
 
-/// [`hash`] with `N == V::LANES`.
+/// [`hash`] with `N == V::LANES`: refill the idle lanes, compress every
+/// lane's next block at once, settle each lane's candidate and end; the
+/// last few lanes finish on the single stream.
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.
@@ -219,117 +221,196 @@ unsafe fn hash_n<V: Vector, const N: usize>(
     out: &mut [Outcome],
 ) {
     debug_assert_eq!(N, V::LANES);
-    let mut lanes: [Option<Lane<'_>>; N] = [None; N];
-    // Word k of every lane's output chain, lane j at [k][j].
-    let mut chains = [[0u32; N]; 5];
-    // Each lane's current block; an idle lane's is stale (its results are
-    // not read).
-    let mut blocks = [[0u8; 64]; N];
-    // Word k of every lane's state before step 60, and of its chain before
-    // the step's block, lane j at [k][j]: written only in the steps that
-    // flag a lane.
-    let mut at_60 = [[0u32; N]; 5];
-    let mut chains_in = [[0u32; N]; 5];
+    let mut lanes = Lanes::<N>::new();
     let mut queue = (0..out.len()).map(|i| (i, messages(i)));
     loop {
-        // Refill the empty lanes.
-        let mut waiting = true;
-        for (j, lane) in lanes.iter_mut().enumerate() {
+        let waiting = lanes.refill(&mut queue);
+        if !waiting && lanes.drain(backend, config, out) {
+            return;
+        }
+        // SAFETY: the caller guarantees V's instruction set.
+        let masks = unsafe { lanes.step::<V>(config) };
+        lanes.settle(backend, config, &masks, out);
+    }
+}
+
+/// Five words of every lane, word k of lane j at `[k][j]`: one row per
+/// vector, as the compression loads and stores them.
+#[derive(Clone, Copy)]
+struct Rows<const N: usize>([[u32; N]; 5]);
+
+impl<const N: usize> Rows<N> {
+    const ZERO: Self = Rows([[0; N]; 5]);
+
+    fn lane(&self, j: usize) -> [u32; 5] {
+        core::array::from_fn(|k| self.0[k][j])
+    }
+
+    fn set_lane(&mut self, j: usize, words: &[u32; 5]) {
+        for (row, word) in self.0.iter_mut().zip(words) {
+            row[j] = *word;
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support `V`'s instruction set, of `N` lanes.
+    #[inline(always)]
+    unsafe fn load<V: Vector>(&self) -> [V; 5] {
+        // SAFETY: the caller's guarantees; each row holds N words.
+        core::array::from_fn(|k| unsafe { V::load(&self.0[k]) })
+    }
+
+    /// # Safety
+    /// As [`Rows::load`].
+    #[inline(always)]
+    unsafe fn store<V: Vector>(&mut self, vectors: &[V; 5]) {
+        for (row, v) in self.0.iter_mut().zip(vectors) {
+            // SAFETY: the caller's guarantees; each row holds N words.
+            unsafe { v.store(row) };
+        }
+    }
+}
+
+/// The `N` lanes of a batch: each one's message in flight and its block
+/// of the current step, and every lane's chains.
+struct Lanes<'a, const N: usize> {
+    lanes: [Option<Lane<'a>>; N],
+    /// Each lane's current block; an idle lane's is stale (its results are
+    /// not read).
+    blocks: [Block; N],
+    /// The output chains.
+    chains: Rows<N>,
+    /// The chains before the step's blocks and the states before step 60:
+    /// written only in the steps with a candidate.
+    chains_in: Rows<N>,
+    before_60: Rows<N>,
+}
+
+impl<'a, const N: usize> Lanes<'a, N> {
+    fn new() -> Self {
+        Lanes {
+            lanes: [None; N],
+            blocks: [[0; 64]; N],
+            chains: Rows::ZERO,
+            chains_in: Rows::ZERO,
+            before_60: Rows::ZERO,
+        }
+    }
+
+    /// Gives each idle lane the next message of `queue`; false once the
+    /// queue is empty.
+    fn refill(&mut self, queue: &mut impl Iterator<Item = (usize, Message<'a>)>) -> bool {
+        for (j, lane) in self.lanes.iter_mut().enumerate() {
             if lane.is_none() {
                 let Some((slot, message)) = queue.next() else {
-                    waiting = false;
-                    continue;
+                    return false;
                 };
                 *lane = Some(Lane::new(slot, message));
-                for (k, word) in IV.iter().enumerate() {
-                    chains[k][j] = *word;
-                }
+                self.chains.set_lane(j, &IV);
             }
         }
-        if !waiting {
-            let busy = lanes.iter().flatten();
-            // A lane into its padding is at most one step from its end, and
-            // the engine cannot resume there.
-            let resumable = busy.clone().all(|l| l.next * 64 <= l.message.len());
-            if busy.count() * DRAIN <= N && resumable {
-                // The tail of the batch: what is left of each lane's message
-                // on the single stream, from the lane's chain.
-                for (j, lane) in lanes.iter().enumerate() {
-                    if let Some(lane) = lane {
-                        let chain = core::array::from_fn(|k| chains[k][j]);
-                        out[lane.slot] = finish_alone(backend, config, lane, chain);
-                    }
-                }
-                return;
+        true
+    }
+
+    /// Once no message waits and at most `N / DRAIN` lanes are busy, each
+    /// busy lane's message finishes on the single stream from the lane's
+    /// chain: true when that ended the batch.
+    fn drain(&self, backend: &'static Backend, config: Config, out: &mut [Outcome]) -> bool {
+        let busy = self.lanes.iter().flatten();
+        // A lane into its padding is at most one step from its end, and
+        // the engine cannot resume there.
+        let resumable = busy.clone().all(|l| l.next * 64 <= l.message.len());
+        if busy.count() * DRAIN > N || !resumable {
+            return false;
+        }
+        for (j, lane) in self.lanes.iter().enumerate() {
+            if let Some(lane) = lane {
+                let chain = self.chains.lane(j);
+                out[lane.slot] = finish_alone(backend, config, lane, chain);
             }
         }
-        for (block, lane) in blocks.iter_mut().zip(&lanes) {
+        true
+    }
+
+    /// Compresses every lane's next block into its chain, filtered first
+    /// (the rounds read the schedule the filter expanded): the lanes' DV
+    /// masks.
+    ///
+    /// # Safety
+    /// The CPU must support `V`'s instruction set, of `N` lanes.
+    #[inline(always)]
+    unsafe fn step<V: Vector>(&mut self, config: Config) -> [u32; N] {
+        for (block, lane) in self.blocks.iter_mut().zip(&self.lanes) {
             if let Some(lane) = lane {
                 lane.next_block(block);
             }
         }
         let mut masks = [0u32; N];
-        let flagged;
-        // SAFETY: the caller guarantees V's instruction set; each row holds
-        // `N == V::LANES` words.
+        // SAFETY (whole body): the caller guarantees V's instruction set.
         unsafe {
-            let first = V::load16(&blocks);
-            let mut state: [V; 5] = core::array::from_fn(|k| V::load(&chains[k]));
-            let state_in = state;
-            let mut before_60 = state;
+            let first = V::load16(&self.blocks);
+            let mut chains = self.chains.load::<V>();
+            let chains_in = chains;
+            let mut before_60 = chains;
             if config.detect && config.filter {
                 let mut f = Filter::<V>::from_words(&first);
                 f.run();
                 f.finish(&mut masks);
-                // The rounds read the schedule the filter expanded.
-                compress_lanes_scheduled::<V>(&mut state, f.schedule(), &mut before_60);
+                compress_lanes_scheduled::<V>(&mut chains, f.schedule(), &mut before_60);
             } else {
                 if config.detect {
                     masks = [u32::MAX; N];
                 }
-                compress_lanes::<V>(&mut state, &first, &mut before_60, |_, _| {});
+                compress_lanes::<V>(&mut chains, &first, &mut before_60, |_, _| {});
             }
-            flagged = masks.iter().any(|&m| m != 0);
-            for k in 0..5 {
-                state[k].store(&mut chains[k]);
-            }
-            if flagged {
-                for k in 0..5 {
-                    before_60[k].store(&mut at_60[k]);
-                    state_in[k].store(&mut chains_in[k]);
-                }
+            self.chains.store(&chains);
+            if masks.iter().any(|&m| m != 0) {
+                self.before_60.store(&before_60);
+                self.chains_in.store(&chains_in);
             }
         }
-        for (j, slot) in lanes.iter_mut().enumerate() {
+        masks
+    }
+
+    /// After a step, each busy lane: its plain chain if it keeps one, the
+    /// test of a candidate block (the rare path on a collision), and its
+    /// outcome when its message ends.
+    fn settle(
+        &mut self,
+        backend: &'static Backend,
+        config: Config,
+        masks: &[u32; N],
+        out: &mut [Outcome],
+    ) {
+        for (j, slot) in self.lanes.iter_mut().enumerate() {
             let Some(lane) = slot else { continue };
-            let block = &blocks[j];
+            let block = &self.blocks[j];
             if let Some(sha1_chain) = &mut lane.detection.sha1_chain {
-                (backend.compress)(sha1_chain, core::slice::from_ref(block));
+                backend
+                    .compressor
+                    .compress(sha1_chain, core::slice::from_ref(block));
             }
             if masks[j] != 0 {
-                let lane_of = |rows: &[[u32; N]; 5]| core::array::from_fn(|k| rows[k][j]);
-                let kept = Kept {
-                    chain_in: lane_of(&chains_in),
-                    chain_out: lane_of(&chains),
-                    before_60: lane_of(&at_60),
+                let compressed = Compressed {
+                    chain_in: self.chains_in.lane(j),
+                    chain_out: self.chains.lane(j),
+                    before_60: self.before_60.lane(j),
                 };
-                let candidates = Candidates {
+                let c = Candidates {
                     mask: masks[j],
                     reduced_round: config.reduced_round,
                 };
-                if let Some(dv) = (backend.test_flagged)(&kept, block, candidates) {
-                    let mut chain = kept.chain_out;
+                if let Some(dv) = detect::test_candidate(backend.compressor, &compressed, block, c)
+                {
+                    let mut chain = compressed.chain_out;
                     lane.detection
                         .on_collision(&config, &mut chain, block, lane.next, dv);
-                    for (k, word) in chain.iter().enumerate() {
-                        chains[k][j] = *word;
-                    }
+                    self.chains.set_lane(j, &chain);
                 }
             }
             lane.next += 1;
             if lane.next == lane.blocks {
-                let chain = core::array::from_fn(|k| chains[k][j]);
-                out[lane.slot] = lane.detection.outcome(&chain);
+                out[lane.slot] = lane.detection.outcome(&self.chains.lane(j));
                 *slot = None;
             }
         }
@@ -380,7 +461,7 @@ mod tests {
                     content: &whole[header_len..],
                 };
                 let (full, tail) = whole.as_chunks::<64>();
-                let (pad, count) = crate::compress::padding(tail, len as u64);
+                let (pad, count) = crate::block::padding(tail, len as u64);
                 let want: Vec<Block> = full
                     .iter()
                     .copied()

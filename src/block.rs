@@ -1,5 +1,6 @@
-//! The 64-byte message block and its big-endian words: the leaf every
-//! other module may import.
+//! The 64-byte message block, its words, its schedule in the two layouts
+//! the compressors store it in, and the padding: the leaf every other module
+//! may import.
 
 /// A message block: 64 bytes.
 pub(crate) type Block = [u8; 64];
@@ -23,4 +24,99 @@ pub(crate) fn expand(block: &Block) -> [u32; 80] {
         w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
     }
     w
+}
+
+/// A block's 80 schedule words as a compressor stores them while its rounds
+/// run, for the per-block filter (src/filter/per_block.rs) to read.
+pub(crate) trait Schedule: Default {
+    /// Word t is stored at `79 - t` rather than at `t`, so that a vector
+    /// load of consecutive stored words holds the words in reverse lane
+    /// order.
+    const MIRRORED: bool;
+
+    /// The words as stored.
+    fn stored(&self) -> &[u32; 80];
+
+    /// Where the first of `n` consecutive stored words that hold words
+    /// `t..t + n` starts.
+    #[inline(always)]
+    fn index(t: usize, n: usize) -> usize {
+        if Self::MIRRORED { 80 - t - n } else { t }
+    }
+
+    /// The words in order.
+    #[inline(always)]
+    fn words(&self) -> [u32; 80] {
+        let w = self.stored();
+        core::array::from_fn(|t| w[Self::index(t, 1)])
+    }
+}
+
+/// The schedule in order: word t at `t` (the portable rounds).
+pub(crate) struct InOrder(pub [u32; 80]);
+
+impl Default for InOrder {
+    fn default() -> Self {
+        InOrder([0; 80])
+    }
+}
+
+impl Schedule for InOrder {
+    const MIRRORED: bool = false;
+
+    #[inline(always)]
+    fn stored(&self) -> &[u32; 80] {
+        &self.0
+    }
+}
+
+/// The schedule mirrored: word t at `79 - t`, as the SHA-NI rounds hold
+/// their words, four to a vector with the first in the top lane: such a
+/// vector is stored as it is ([`group_mut`](Self::group_mut)).
+pub(crate) struct Mirrored([u32; 80]);
+
+impl Default for Mirrored {
+    fn default() -> Self {
+        Mirrored([0; 80])
+    }
+}
+
+impl Mirrored {
+    /// The words `w` (in order), mirrored.
+    #[cfg(test)]
+    pub(crate) fn from_words(w: &[u32; 80]) -> Self {
+        Mirrored(core::array::from_fn(|i| w[79 - i]))
+    }
+
+    /// Where the vector of words `4i..4i + 4` (word 4i in its top lane) is
+    /// stored.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn group_mut(&mut self, i: usize) -> &mut [u32; 4] {
+        let at = Self::index(4 * i, 4);
+        (&mut self.0[at..at + 4]).try_into().unwrap()
+    }
+}
+
+impl Schedule for Mirrored {
+    const MIRRORED: bool = true;
+
+    #[inline(always)]
+    fn stored(&self) -> &[u32; 80] {
+        &self.0
+    }
+}
+
+/// SHA-1 padding: the one or two final blocks for a message of `len` bytes
+/// whose last `tail.len() == len % 64` bytes are `tail`.
+pub(crate) fn padding(tail: &[u8], len: u64) -> ([Block; 2], usize) {
+    let mut blocks = [[0u8; 64]; 2];
+    let n = tail.len();
+    debug_assert!(n < 64);
+    let flat = blocks.as_flattened_mut();
+    flat[..n].copy_from_slice(tail);
+    flat[n] = 0x80;
+    let count = if n < 56 { 1 } else { 2 };
+    flat[count * 64 - 8..count * 64].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
+    (blocks, count)
 }

@@ -4,19 +4,19 @@
 //! Blocks flow: [`Engine::update`] and [`Engine::finalize`] (or
 //! [`Engine::hash_all`], the whole message at once) hand whole blocks to
 //! [`Engine::process`]. With a backend that detects one block at a time
-//! (the SHA-NI ones below its `PerBlock::below`, wasm, NEON) it runs them all
-//! through that and stops only after a collision; otherwise it filters them a
-//! batch at a time and compresses the runs between flagged blocks in one call
-//! each, a flagged block going to the backend's `compress_flagged`. A
+//! (the SHA-NI ones, for calls below their size limit; wasm; NEON) it runs
+//! them all through that and stops only after a collision; otherwise it
+//! filters them ahead of their compression and compresses the runs between
+//! candidates in one call each, a candidate compressed and tested alone. A
 //! detected collision goes to [`Engine::on_collision`], the one rare path.
 
-use crate::backend::{Backend, PerBlock};
-use crate::block::Block;
-use crate::compress::{self, IV};
+use crate::backend::Backend;
+use crate::block::{self, Block};
+use crate::compress::IV;
 use crate::config::Config;
+use crate::detect::{self, Candidates, PerBlock, collision_block};
 use crate::filter;
 use crate::outcome::{CollisionBlock, Detection, Outcome};
-use crate::recompress::{Candidates, collision_block};
 
 /// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
 const FILTER_CALL: usize = 64;
@@ -216,13 +216,13 @@ impl Engine {
         self.len = data.len() as u64;
         let none = &mut Reporter::none();
         self.process(blocks, none);
-        let (pad, count) = compress::padding(tail, self.len);
+        let (pad, count) = block::padding(tail, self.len);
         self.process(&pad[..count], none);
         self.detection.outcome(&self.chain)
     }
 
     pub(crate) fn finalize(&mut self, report: &mut Reporter<'_>) -> Outcome {
-        let (pad, count) = compress::padding(&self.buf[..self.buf_len], self.len);
+        let (pad, count) = block::padding(&self.buf[..self.buf_len], self.len);
         if let Some(h) = self.held.take() {
             let mut last = [h; 3];
             last[1..1 + count].copy_from_slice(&pad[..count]);
@@ -237,9 +237,9 @@ impl Engine {
     /// Compresses whole blocks into the chain(s), detecting collisions.
     fn process(&mut self, blocks: &[Block], report: &mut Reporter<'_>) {
         if !self.config.detect {
-            (self.backend.compress)(&mut self.chain, blocks);
+            self.backend.compressor.compress(&mut self.chain, blocks);
             if let Some(sha1_chain) = &mut self.detection.sha1_chain {
-                (self.backend.compress)(sha1_chain, blocks);
+                self.backend.compressor.compress(sha1_chain, blocks);
             }
             self.blocks += blocks.len() as u64;
             return;
@@ -249,22 +249,27 @@ impl Engine {
         let mut rest = blocks;
         while !rest.is_empty() {
             if let Some(sha1_chain) = &mut self.detection.sha1_chain {
-                (self.backend.compress)(sha1_chain, rest);
+                self.backend.compressor.compress(sha1_chain, rest);
             }
-            rest = match &self.backend.per_block {
-                Some(p) if self.config.filter && rest.len() < p.below => {
-                    self.detect_per_block(p, rest, report)
+            rest = match self.backend.per_block {
+                Some((form, below)) if self.config.filter && rest.len() < below => {
+                    self.detect_per_block(form, rest, report)
                 }
-                _ => self.detect(rest, report),
+                _ => self.detect_filtered_ahead(rest, report),
             };
         }
     }
 
-    /// The output chain over `blocks`, filtered a batch at a time: runs of
-    /// unflagged blocks in one compression call each, each flagged block
-    /// through the backend's `compress_flagged`. Returns the blocks after
-    /// one whose collision just made the chains part, or none.
-    fn detect<'a>(&mut self, blocks: &'a [Block], report: &mut Reporter<'_>) -> &'a [Block] {
+    /// The output chain over `blocks`, filtered ahead of their compression,
+    /// [`FILTER_CALL`] blocks a call: the runs between candidates in one
+    /// compression call each, each candidate compressed and tested alone.
+    /// Returns the blocks after one whose collision just made the chains
+    /// part, or none.
+    fn detect_filtered_ahead<'a>(
+        &mut self,
+        blocks: &'a [Block],
+        report: &mut Reporter<'_>,
+    ) -> &'a [Block] {
         let mut masks = [u32::MAX; FILTER_CALL];
         let mut done = 0;
         for chunk in blocks.chunks(FILTER_CALL) {
@@ -277,38 +282,44 @@ impl Engine {
                 if mask == 0 {
                     continue;
                 }
-                (self.backend.compress)(&mut self.chain, &chunk[run..i]);
+                self.backend
+                    .compressor
+                    .compress(&mut self.chain, &chunk[run..i]);
                 run = i + 1;
-                if self.check_flagged(&chunk[i], mask, self.blocks + i as u64, report) {
+                if self.check_candidate(&chunk[i], mask, self.blocks + i as u64, report) {
                     self.blocks += run as u64;
                     return &blocks[done + run..];
                 }
             }
-            (self.backend.compress)(&mut self.chain, &chunk[run..]);
+            self.backend
+                .compressor
+                .compress(&mut self.chain, &chunk[run..]);
             self.blocks += chunk.len() as u64;
             done += chunk.len();
         }
         &[]
     }
 
-    /// [`Engine::detect`] through the backend's per-block detection.
+    /// [`Engine::detect_filtered_ahead`] one block at a time, in the
+    /// backend's per-block `form`.
     fn detect_per_block<'a>(
         &mut self,
-        p: &PerBlock,
+        form: PerBlock,
         blocks: &'a [Block],
         report: &mut Reporter<'_>,
     ) -> &'a [Block] {
         let mut rest = blocks;
         loop {
             let start = self.chain;
-            let Some((i, dv)) = (p.run)(&mut self.chain, rest, self.config.reduced_round) else {
+            let Some((i, dv)) = form.detect(&mut self.chain, rest, self.config.reduced_round)
+            else {
                 break;
             };
             // The chain into the flagged block, only for a report: the
             // blocks before it compressed again from the call's start.
             let mut chain_in = start;
             if report.wants() {
-                (self.backend.compress)(&mut chain_in, &rest[..i]);
+                self.backend.compressor.compress(&mut chain_in, &rest[..i]);
             }
             let parted = self.on_collision(&rest[i], self.blocks + i as u64, dv, chain_in, report);
             self.blocks += i as u64 + 1;
@@ -321,10 +332,10 @@ impl Engine {
         &[]
     }
 
-    /// Compresses a block the filter let through into the output chain and
-    /// recompresses it for its candidate DVs; on a collision, takes the rare
-    /// path. True when that made the chains part.
-    fn check_flagged(
+    /// Compresses a candidate block into the output chain and tests its
+    /// candidate DVs; on a collision, takes the rare path. True when that
+    /// made the chains part.
+    fn check_candidate(
         &mut self,
         block: &Block,
         mask: u32,
@@ -332,19 +343,12 @@ impl Engine {
         report: &mut Reporter<'_>,
     ) -> bool {
         let chain_in = self.chain;
-        let mut chain = self.chain;
-        let found = self.first_match(&mut chain, block, mask);
-        self.chain = chain;
-        found.is_some_and(|dv| self.on_collision(block, index, dv, chain_in, report))
-    }
-
-    /// `compress_flagged` with this engine's mode.
-    fn first_match(&self, chain: &mut [u32; 5], block: &Block, mask: u32) -> Option<usize> {
-        let candidates = Candidates {
+        let c = Candidates {
             mask,
             reduced_round: self.config.reduced_round,
         };
-        (self.backend.compress_flagged)(chain, block, candidates)
+        let found = detect::compress_candidate(self.backend.compressor, &mut self.chain, block, c);
+        found.is_some_and(|dv| self.on_collision(block, index, dv, chain_in, report))
     }
 
     /// The rare path: the report, if one is wanted (from `chain_in`, the

@@ -36,6 +36,16 @@
 //! Git object ids (`<type> <len>\0` before the content) are in [`git`].
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
+// Targets without the vector instructions the backends use run only the
+// portable backend: the per-block detection is compiled there but unused.
+#![cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_endian = "little"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code, unused_variables)
+)]
 
 mod backend;
 mod batch;
@@ -43,13 +53,13 @@ mod block;
 mod builder;
 mod compress;
 mod config;
+mod detect;
 mod dv;
 mod engine;
 mod filter;
 pub mod git;
 mod outcome;
 mod output;
-mod recompress;
 #[cfg(feature = "digest")]
 mod rustcrypto;
 /// The tests' one seeded generator, shared with the integration tests.

@@ -16,49 +16,33 @@
 
 use core::fmt;
 
-use crate::block::Block;
+use crate::compress::Compressor;
+use crate::detect::PerBlock;
 use crate::vector::Simd;
-use crate::{compress, recompress};
 
-/// Everything a backend is: how it compresses, filters and checks blocks.
-/// Chosen once per hasher; the engine calls nothing else.
+/// Everything a backend is: how it compresses, the vectors its filter and
+/// batch run on, and whether it detects one block at a time. Chosen once
+/// per hasher; each module runs its part of it (`Compressor::compress`,
+/// `filter::masks`, `detect::compress_candidate`, `PerBlock::detect`,
+/// `batch::hash`).
 ///
-/// The functions may use instructions the CPU lacks: call them only on a
-/// backend whose `supported` returned true (as `best` and `by_name`
-/// guarantee).
+/// Its parts name instructions the CPU may lack: use only a backend whose
+/// `supported` returned true (as `best` and `by_name` guarantee).
 pub(crate) struct Backend {
     /// The name callers use to force it.
     pub name: &'static str,
     /// Whether this CPU runs it.
     pub supported: fn() -> bool,
-    /// Plain SHA-1 compression of whole blocks.
-    pub compress: fn(&mut [u32; 5], &[Block]),
+    /// How it compresses whole blocks, and a candidate block with its test.
+    pub compressor: Compressor,
     /// The vectors its filter runs on, one block per lane, and its batch
     /// (many messages at once), one message per lane.
     pub simd: Simd,
-    /// Compresses one block the filter let through and recompresses it for
-    /// its candidate DVs; see [`recompress::Flagged`].
-    pub compress_flagged: recompress::CompressFlagged,
-    /// Tests a block already compressed (the batch path keeps its states).
-    pub test_flagged: recompress::TestFlagged,
-    /// Compression with detection one block at a time (the per-block
-    /// filter on the schedule the rounds expand), for calls of fewer than
-    /// `below` blocks; see [`PerBlock`].
-    pub per_block: Option<PerBlock>,
+    /// Detection one block at a time (the per-block filter on the schedule
+    /// the rounds store), for calls of fewer blocks than the number given
+    /// (`usize::MAX`: always); otherwise blocks are filtered ahead.
+    pub per_block: Option<(PerBlock, usize)>,
 }
-
-/// Detection one block at a time: `run(chain, blocks, reduced_round)`
-/// compresses `blocks` into `chain` and stops after the first block found to
-/// be half of a collision, returning its index and DV (`chain` then the plain
-/// output chain after it).
-pub(crate) struct PerBlock {
-    /// Used for calls of fewer blocks than this (`usize::MAX`: always).
-    pub below: usize,
-    pub run: DetectBlocks,
-}
-
-/// `(chain, blocks, reduced_round)`; see [`PerBlock`].
-pub(crate) type DetectBlocks = fn(&mut [u32; 5], &[Block], bool) -> Option<(usize, usize)>;
 
 impl fmt::Debug for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -92,10 +76,8 @@ const ARCH: &[Backend] = &[];
 static PORTABLE: Backend = Backend {
     name: "portable",
     supported: || true,
-    compress: compress::portable::compress_blocks,
+    compressor: Compressor::Portable,
     simd: Simd::Swar,
-    compress_flagged: recompress::compress_flagged,
-    test_flagged: recompress::test_flagged,
     per_block: None,
 };
 

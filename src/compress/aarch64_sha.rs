@@ -6,59 +6,54 @@
 
 use core::arch::aarch64::*;
 
-use super::{Block, K, State};
-use crate::recompress::{self, Candidates, Kept};
+use super::{K, State};
+use crate::block::Block;
 
-/// Compresses `blocks` into `ihv`.
+/// Compresses `blocks` into `chain`.
 ///
 /// # Safety
 /// The CPU must support the SHA-1 instructions (Rust's `sha2` feature).
 #[target_feature(enable = "neon,sha2")]
-pub(crate) unsafe fn compress_blocks(ihv: &mut [u32; 5], blocks: &[Block]) {
+pub(crate) unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
     // SAFETY: the caller checked the CPU.
-    unsafe { compress_keeping(ihv, blocks, |_| {}) }
+    unsafe { compress_keeping(chain, blocks, |_| {}) }
 }
 
-/// Compresses one block the filter let through and tests its candidates by
-/// scalar recompression from the state before step 60, kept from the
-/// rounds (a group boundary).
+/// Message words `4i..4i + 4` of `block`, big-endian, the first in lane 0.
+#[inline(always)]
+unsafe fn words(block: &Block, i: usize) -> uint32x4_t {
+    // SAFETY: a block is 64 readable bytes; ld1 takes any alignment.
+    unsafe { vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(block[16 * i..].as_ptr()))) }
+}
+
+/// Compresses `blocks` into `chain`, calling `before_60` with each block's
+/// working state before step 60 (what detection tests from:
+/// src/detect/aarch64_sha.rs).
 ///
 /// # Safety
 /// The CPU must support the SHA-1 instructions (Rust's `sha2` feature).
-#[target_feature(enable = "neon,sha2")]
-pub(crate) unsafe fn compress_flagged(
-    chain: &mut [u32; 5],
-    block: &Block,
-    c: Candidates,
-) -> Option<usize> {
-    let chain_in = *chain;
-    let mut before_60 = [0u32; 5];
-    // SAFETY: the caller checked the CPU.
-    unsafe { compress_keeping(chain, core::slice::from_ref(block), |s| before_60 = s) };
-    let kept = Kept {
-        chain_in,
-        chain_out: *chain,
-        before_60,
-    };
-    recompress::test_flagged(&kept, block, c)
-}
-
-/// Compresses `blocks` into `ihv`, calling `before_60` with each block's
-/// working state before step 60.
 #[inline]
 #[target_feature(enable = "neon,sha2")]
-unsafe fn compress_keeping(ihv: &mut [u32; 5], blocks: &[Block], mut before_60: impl FnMut(State)) {
-    // SAFETY: `ihv` has at least four readable u32s.
-    let mut abcd = unsafe { vld1q_u32(ihv.as_ptr()) };
-    let mut e = ihv[4];
+pub(crate) unsafe fn compress_keeping(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    mut before_60: impl FnMut(State),
+) {
+    // SAFETY: `chain` has at least four readable u32s.
+    let mut abcd = unsafe { vld1q_u32(chain.as_ptr()) };
+    let mut e = chain[4];
     let k = K.map(|k| vdupq_n_u32(k));
     for block in blocks {
-        // SAFETY: a block is 64 readable bytes; ld1 takes any alignment.
-        let load = |i: usize| unsafe {
-            vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(block.as_ptr().add(16 * i))))
-        };
         let (abcd0, e0) = (abcd, e);
-        let mut m = [load(0), load(1), load(2), load(3)];
+        // SAFETY: the caller checked the CPU.
+        let mut m = unsafe {
+            [
+                words(block, 0),
+                words(block, 1),
+                words(block, 2),
+                words(block, 3),
+            ]
+        };
         macro_rules! group {
             ($i:literal, $op:ident) => {
                 if $i >= 4 {
@@ -104,7 +99,7 @@ unsafe fn compress_keeping(ihv: &mut [u32; 5], blocks: &[Block], mut before_60: 
         abcd = vaddq_u32(abcd, abcd0);
         e = e.wrapping_add(e0);
     }
-    // SAFETY: `ihv` has at least four writable u32s.
-    unsafe { vst1q_u32(ihv.as_mut_ptr(), abcd) };
-    ihv[4] = e;
+    // SAFETY: `chain` has at least four writable u32s.
+    unsafe { vst1q_u32(chain.as_mut_ptr(), abcd) };
+    chain[4] = e;
 }

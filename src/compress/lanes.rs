@@ -1,5 +1,5 @@
 //! SHA-1 compression of one block per lane of a [`Vector`], written
-//! once: the batch path (src/batch.rs) runs it on 4 to 16 lanes, and the
+//! once: the batch (src/batch.rs) runs it on 2 to 16 lanes, and the
 //! portable compressor (portable.rs) is its one-lane form on `u32`.
 
 use super::K;
@@ -28,11 +28,11 @@ macro_rules! five {
     };
 }
 
-/// The 80 steps of `$state` (and the feed-forward), word t from
+/// The 80 steps from the chaining values `$chains` (and the feed-forward), word t from
 /// `$word!(t)`, the working state before step 60 into `$before_60`.
 macro_rules! eighty_steps {
-    ($word:ident, $state:ident, $before_60:ident) => {{
-        let [mut a, mut b, mut c, mut d, mut e] = *$state;
+    ($word:ident, $chains:ident, $before_60:ident) => {{
+        let [mut a, mut b, mut c, mut d, mut e] = *$chains;
         five!($word, choose, 0, a, b, c, d, e);
         five!($word, choose, 5, a, b, c, d, e);
         five!($word, choose, 10, a, b, c, d, e);
@@ -50,15 +50,15 @@ macro_rules! eighty_steps {
         five!($word, parity, 65, a, b, c, d, e);
         five!($word, parity, 70, a, b, c, d, e);
         five!($word, parity, 75, a, b, c, d, e);
-        for (s, x) in $state.iter_mut().zip([a, b, c, d, e]) {
+        for (s, x) in $chains.iter_mut().zip([a, b, c, d, e]) {
             *s = s.add(x);
         }
     }};
 }
 
 /// Compresses one block per lane (its first 16 words in `first`) into the
-/// chaining values `state` (word k of every lane in `state[k]`), writing the
-/// working state before step 60 to `before_60` (what a flagged block's test
+/// chaining values `chains` (word k of every lane in `chains[k]`), writing
+/// the working state before step 60 to `before_60` (what a candidate's test
 /// starts from) and handing every schedule word to `word_out(t, w)` (a
 /// no-op closure folds away): the 80 steps written out with the five
 /// working variables renamed rather than moved, so every index is a
@@ -69,7 +69,7 @@ macro_rules! eighty_steps {
 /// The CPU must support `V`'s instruction set.
 #[inline(always)]
 pub(crate) unsafe fn compress_lanes<V: Vector>(
-    state: &mut [V; 5],
+    chains: &mut [V; 5],
     first: &[V; 16],
     before_60: &mut [V; 5],
     mut word_out: impl FnMut(usize, V),
@@ -92,7 +92,7 @@ pub(crate) unsafe fn compress_lanes<V: Vector>(
                 w[T & 15]
             }};
         }
-        eighty_steps!(word, state, before_60);
+        eighty_steps!(word, chains, before_60);
     }
 }
 
@@ -104,7 +104,7 @@ pub(crate) unsafe fn compress_lanes<V: Vector>(
 /// The CPU must support `V`'s instruction set.
 #[inline(always)]
 pub(crate) unsafe fn compress_lanes_scheduled<V: Vector>(
-    state: &mut [V; 5],
+    chains: &mut [V; 5],
     schedule: &[V; 65],
     before_60: &mut [V; 5],
 ) {
@@ -121,6 +121,6 @@ pub(crate) unsafe fn compress_lanes_scheduled<V: Vector>(
                 w[T]
             }};
         }
-        eighty_steps!(word, state, before_60);
+        eighty_steps!(word, chains, before_60);
     }
 }

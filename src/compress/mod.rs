@@ -1,5 +1,6 @@
-//! SHA-1 compression: the step function shared by every backend and by the
-//! recompression, and one file per way of compressing whole blocks.
+//! SHA-1 compression, and nothing else: the step function (shared with the
+//! recompression, src/detect), and one file per way of compressing whole
+//! blocks, chosen per backend by [`Compressor`].
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(crate) mod aarch64_sha;
@@ -17,12 +18,45 @@ pub(crate) const IV: [u32; 5] = [
     0xc3d2_e1f0,
 ];
 
-pub(crate) use crate::block::Block;
+use crate::block::Block;
 
+/// The round constants.
 pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 
 /// The working state `a, b, c, d, e` before some step.
 pub(crate) type State = [u32; 5];
+
+/// How a backend compresses blocks. A value names instructions this CPU
+/// runs: only the backend table makes one, for a backend whose `supported`
+/// checked them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Compressor {
+    /// Plain Rust (portable.rs), on every target.
+    Portable,
+    /// The x86 SHA extensions (x86_sha.rs).
+    #[cfg(target_arch = "x86_64")]
+    ShaNi,
+    /// The ARMv8 SHA-1 instructions (aarch64_sha.rs).
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Armv8,
+}
+
+impl Compressor {
+    /// Compresses `blocks` into `chain`.
+    #[inline]
+    pub(crate) fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
+        match self {
+            Compressor::Portable => portable::compress_blocks(chain, blocks),
+            // SAFETY: a `ShaNi` exists only where the CPU has SHA-NI.
+            #[cfg(target_arch = "x86_64")]
+            Compressor::ShaNi => unsafe { x86_sha::compress_blocks(chain, blocks) },
+            // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
+            // instructions.
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Compressor::Armv8 => unsafe { aarch64_sha::compress_blocks(chain, blocks) },
+        }
+    }
+}
 
 #[inline(always)]
 fn f(t: usize, b: u32, c: u32, d: u32) -> u32 {
@@ -112,28 +146,14 @@ pub(crate) fn steps_backward(s: &mut State, from: usize, to: usize, word: impl F
 
 /// Compresses one block given by its expanded words into the chaining value.
 #[inline(always)]
-pub(crate) fn compress_expanded(ihv: &mut [u32; 5], w: &[u32; 80]) {
-    let mut s = *ihv;
+pub(crate) fn compress_expanded(chain: &mut [u32; 5], w: &[u32; 80]) {
+    let mut s = *chain;
     for (t, &word) in w.iter().enumerate() {
         step(t, &mut s, word);
     }
-    for (h, x) in ihv.iter_mut().zip(s) {
+    for (h, x) in chain.iter_mut().zip(s) {
         *h = h.wrapping_add(x);
     }
-}
-
-/// SHA-1 padding: the one or two final blocks for a message of `len` bytes
-/// whose last `tail.len() == len % 64` bytes are `tail`.
-pub(crate) fn padding(tail: &[u8], len: u64) -> ([Block; 2], usize) {
-    let mut blocks = [[0u8; 64]; 2];
-    let n = tail.len();
-    debug_assert!(n < 64);
-    let flat = blocks.as_flattened_mut();
-    flat[..n].copy_from_slice(tail);
-    flat[n] = 0x80;
-    let count = if n < 56 { 1 } else { 2 };
-    flat[count * 64 - 8..count * 64].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
-    (blocks, count)
 }
 
 #[cfg(test)]

@@ -2,34 +2,33 @@
 //! compression (lanes.rs) on one lane, a `u32`, which is plain integer
 //! arithmetic with every index a constant.
 
-use super::Block;
+use super::State;
 use super::lanes::compress_lanes;
+use crate::block::Block;
 use crate::vector::Vector;
 
-/// Compresses `blocks` into the chaining value `ihv`.
-pub(crate) fn compress_blocks(ihv: &mut [u32; 5], blocks: &[Block]) {
-    let mut state = *ihv;
+/// Compresses `blocks` into `chain`.
+pub(crate) fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
+    let mut before_60 = *chain;
     for block in blocks {
-        let mut before_60 = state;
         // SAFETY: u32 lanes are plain integer arithmetic.
         unsafe {
             let first = <u32 as Vector>::load16(core::slice::from_ref(block));
-            compress_lanes::<u32>(&mut state, &first, &mut before_60, |_, _| {});
+            compress_lanes::<u32>(chain, &first, &mut before_60, |_, _| {});
         }
     }
-    *ihv = state;
 }
 
-/// One block into `state`, keeping what detection reads: the state before
+/// One block into `chain`, keeping what detection reads: the state before
 /// step 60 (returned) and the 80 schedule words (`w`), stored as the steps
 /// expand them.
 #[inline(always)]
-pub(crate) fn compress_keeping(state: &mut [u32; 5], block: &Block, w: &mut [u32; 80]) -> [u32; 5] {
-    let mut before_60 = *state;
+pub(crate) fn compress_keeping(chain: &mut [u32; 5], block: &Block, w: &mut [u32; 80]) -> State {
+    let mut before_60 = *chain;
     // SAFETY: u32 lanes are plain integer arithmetic.
     unsafe {
         let first = <u32 as Vector>::load16(core::slice::from_ref(block));
-        compress_lanes::<u32>(state, &first, &mut before_60, |t, x| w[t] = x);
+        compress_lanes::<u32>(chain, &first, &mut before_60, |t, x| w[t] = x);
     }
     before_60
 }

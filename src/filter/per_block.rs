@@ -12,6 +12,7 @@
 //! transposition matter most.
 
 use super::windows::{for_each_window4, for_each_window8};
+use crate::block::Schedule;
 use crate::vector::Vector;
 
 /// A schedule word shifted as an entry of the table says.
@@ -44,36 +45,36 @@ macro_rules! schedule_mask_impl {
         [$(($t:literal, $f:literal, $dir:ident $s:literal) [$($m:literal)*] [$($e:literal)*] [$($k:literal)*];)*]
         [$(($tt:literal, $tf:literal, $tdir:ident $ts:literal) [$($tm:literal)*] [$($te:literal)*] [$($tk:literal)*];)*]
     ) => {
-        /// The DV mask of one block (bit i = DV i) from its 80 schedule
-        /// words (`MIRRORED`: word t at `w[79 - t]`, as the SHA-NI rounds
-        /// hold them), by the table of this many lanes, `V::LANES` of them
-        /// at a time. Most blocks lose every DV in the first entries and
-        /// stop there.
+        /// The DV mask of one block (bit i = DV i) from its schedule as
+        /// the rounds stored it, by the table of this many lanes,
+        /// `V::LANES` of them at a time. Most blocks lose every DV in the
+        /// first entries and stop there.
         ///
         /// # Safety
         /// The CPU must support `V`'s instruction set.
         #[inline(always)]
         $(#[$attr])*
-        pub(crate) unsafe fn $name<V: Vector, const MIRRORED: bool>(w: &[u32; 80]) -> u32 {
+        pub(crate) unsafe fn $name<V: Vector, S: Schedule>(schedule: &S) -> u32 {
             const { assert!($n % V::LANES == 0) };
+            let w = schedule.stored();
             // SAFETY (whole body): the caller guarantees V's instruction
             // set; every index is a table constant below 80 - $n.
             unsafe {
                 let mut killed = V::splat(0);
-                // Lanes `at..at + V::LANES` of one entry. Mirrored, word t
-                // is at 79 - t, so a load holds the words in reverse lane
-                // order, and so must the constants.
+                // Lanes `at..at + V::LANES` of one entry. Mirrored, a load
+                // holds the words in reverse lane order, and so must the
+                // constants.
                 macro_rules! entry {
                     ($at:ident, $t_:literal, $f_:literal, $d_:ident $s_:literal, $m_:expr, $e_:expr, $k_:expr) => {{
-                        let (m, e, k, near, far, c) = if MIRRORED {
-                            let c = $n - $at - V::LANES;
+                        let (m, e, k, c) = if S::MIRRORED {
                             (const { rev($m_) }, const { rev($e_) }, const { rev($k_) },
-                             80 - $t_ - $at - V::LANES, 80 - $f_ - $at - V::LANES, c)
+                             $n - $at - V::LANES)
                         } else {
-                            ($m_, $e_, $k_, $t_ + $at, $f_ + $at, $at)
+                            ($m_, $e_, $k_, $at)
                         };
-                        let far = V::load(&w[far..]);
-                        let x = V::load(&w[near..]).xor(shifted!(far, $d_ $s_));
+                        let far = V::load(&w[S::index($f_ + $at, V::LANES)..]);
+                        let near = V::load(&w[S::index($t_ + $at, V::LANES)..]);
+                        let x = near.xor(shifted!(far, $d_ $s_));
                         let ok = x.and(V::load(&m[c..])).eq(V::load(&e[c..]));
                         killed = killed.or(V::load(&k[c..]).andnot(ok));
                     }};

@@ -1,8 +1,7 @@
 //! The filter against the reference's known answers.
 
 use crate::backend::Backend;
-use crate::block::Block;
-use crate::compress::padding;
+use crate::block::{Block, InOrder, Mirrored, padding};
 
 use crate::splitmix::splitmix64_bytes;
 
@@ -91,41 +90,50 @@ fn filter_statistics_match_trace() {
 /// A per-block filter form: a block's DV mask from its schedule.
 type ScheduleMask = fn(&[u32; 80]) -> u32;
 
-/// The schedule in mirrored order (word t at 79 - t).
-fn mirror(w: &[u32; 80]) -> [u32; 80] {
-    core::array::from_fn(|i| w[79 - i])
-}
-
 /// The per-block forms this CPU can run, by name (the others are named in
 /// the test output as skipped).
 fn per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
     use super::per_block::{mask4 as schedule_mask, mask8};
     // SAFETY (each): plain integers need no CPU feature; the vector forms
     // are listed only where the CPU (or the build, for wasm) has them.
+    // Extended below on targets with vectors.
+    #[allow(unused_mut)]
     let mut forms: Vec<(&'static str, ScheduleMask)> = vec![
-        ("u32", |w| unsafe { schedule_mask::<u32, false>(w) }),
-        ("u32 mirrored", |w| unsafe {
-            schedule_mask::<u32, true>(&mirror(w))
+        ("u32", |w| unsafe {
+            schedule_mask::<u32, InOrder>(&InOrder(*w))
         }),
-        ("u64", |w| unsafe { schedule_mask::<u64, false>(w) }),
-        ("u32, 8 lanes", |w| unsafe { mask8::<u32, false>(w) }),
+        ("u32 mirrored", |w| unsafe {
+            schedule_mask::<u32, Mirrored>(&Mirrored::from_words(w))
+        }),
+        ("u64", |w| unsafe {
+            schedule_mask::<u64, InOrder>(&InOrder(*w))
+        }),
+        ("u32, 8 lanes", |w| unsafe {
+            mask8::<u32, InOrder>(&InOrder(*w))
+        }),
         ("u64, 8 lanes, mirrored", |w| unsafe {
-            mask8::<u64, true>(&mirror(w))
+            mask8::<u64, Mirrored>(&Mirrored::from_words(w))
         }),
     ];
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::__m128i;
         use core::arch::x86_64::__m256i;
-        forms.push(("sse2", |w| unsafe { schedule_mask::<__m128i, false>(w) }));
-        forms.push(("sse2 mirrored", |w| unsafe {
-            schedule_mask::<__m128i, true>(&mirror(w))
+        forms.push(("sse2", |w| unsafe {
+            schedule_mask::<__m128i, InOrder>(&InOrder(*w))
         }));
-        forms.push(("sse2, 8 lanes", |w| unsafe { mask8::<__m128i, false>(w) }));
+        forms.push(("sse2 mirrored", |w| unsafe {
+            schedule_mask::<__m128i, Mirrored>(&Mirrored::from_words(w))
+        }));
+        forms.push(("sse2, 8 lanes", |w| unsafe {
+            mask8::<__m128i, InOrder>(&InOrder(*w))
+        }));
         if std::arch::is_x86_feature_detected!("avx2") {
-            forms.push(("avx2", |w| unsafe { mask8::<__m256i, false>(w) }));
+            forms.push(("avx2", |w| unsafe {
+                mask8::<__m256i, InOrder>(&InOrder(*w))
+            }));
             forms.push(("avx2 mirrored", |w| unsafe {
-                mask8::<__m256i, true>(&mirror(w))
+                mask8::<__m256i, Mirrored>(&Mirrored::from_words(w))
             }));
         } else {
             std::println!("per-block filter avx2: skipped, this CPU lacks AVX2");
@@ -134,7 +142,7 @@ fn per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
             && std::arch::is_x86_feature_detected!("avx512vl")
         {
             forms.push(("avx512vl", |w| unsafe {
-                schedule_mask::<crate::vector::Vl128, false>(w)
+                schedule_mask::<crate::vector::Vl128, InOrder>(&InOrder(*w))
             }));
         } else {
             std::println!("per-block filter avx512vl: skipped, this CPU lacks AVX-512BW/VL");
@@ -142,11 +150,11 @@ fn per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
     }
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     forms.push(("neon", |w| unsafe {
-        schedule_mask::<core::arch::aarch64::uint32x4_t, false>(w)
+        schedule_mask::<core::arch::aarch64::uint32x4_t, InOrder>(&InOrder(*w))
     }));
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     forms.push(("simd128", |w| unsafe {
-        schedule_mask::<core::arch::wasm32::v128, false>(w)
+        schedule_mask::<core::arch::wasm32::v128, InOrder>(&InOrder(*w))
     }));
     forms
 }

@@ -1,0 +1,216 @@
+//! Detection: whether a block the filter let through (a *candidate*) really
+//! is half of a collision (then it is *flagged*).
+//!
+//! For a candidate DV, the partner block is this block's expanded message
+//! xor the DV's message difference; both blocks share the working state
+//! before the DV's test step (58 or 65). From that state the partner is run
+//! back to its input chaining value and forward to its output: the block is
+//! half of a collision when the partner's output equals this block's (or,
+//! for reduced-round detection, when its input does).
+//!
+//! Each compressor's rounds keep the working state before step 60 (a
+//! [`Compressed`] block), from which the test states are a few scalar steps
+//! away ([`Rounds`]): the scalar test is recompress.rs, SHA-NI tests with
+//! its own rounds (x86_sha.rs). Written once over them: the test of one
+//! candidate ([`compress_candidate`], [`test_candidate`]) and the loop that
+//! detects one block at a time with the per-block filter ([`PerBlock`]).
+
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod aarch64_sha;
+mod portable;
+mod recompress;
+#[cfg(test)]
+mod tests;
+#[cfg(target_arch = "x86_64")]
+mod x86_sha;
+
+pub(crate) use recompress::{Candidates, Compressed, collision_block};
+
+use crate::block::{Block, Schedule, expand};
+use crate::compress::{Compressor, State};
+
+/// A compressor's rounds as detection drives them.
+pub(crate) trait Rounds {
+    /// Compresses one block into `chain`, returning what the test of its
+    /// candidates reads: the block compressed, and its schedule.
+    ///
+    /// # Safety
+    /// The CPU must support the compressor's instructions.
+    unsafe fn compress(chain: &mut [u32; 5], block: &Block) -> (Compressed, [u32; 80]);
+
+    /// The first candidate DV (in table order, as the reference) for which
+    /// the compressed block, whose schedule is `w`, is half of a collision.
+    ///
+    /// # Safety
+    /// As [`compress`](Self::compress).
+    unsafe fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<usize>;
+}
+
+/// Rounds run block after block with the chaining value in their own
+/// registers, storing each block's schedule where the per-block filter
+/// reads it.
+pub(crate) trait KeepingRounds: Rounds {
+    /// The chaining value as the rounds hold it.
+    type Chain: Copy;
+    /// The schedule as the rounds store it.
+    type Schedule: Schedule;
+
+    /// # Safety
+    /// As [`Rounds::compress`] (so for the next three).
+    unsafe fn load(chain: &[u32; 5]) -> Self::Chain;
+
+    /// # Safety
+    unsafe fn store(chain: Self::Chain) -> [u32; 5];
+
+    /// One block into `chain`, its schedule into `schedule`; returns the
+    /// working state before step 60.
+    ///
+    /// # Safety
+    unsafe fn block(chain: &mut Self::Chain, block: &Block, schedule: &mut Self::Schedule)
+    -> State;
+}
+
+/// Compresses a candidate block into `chain` and tests its candidate DVs:
+/// the first for which it is half of a collision.
+pub(crate) fn compress_candidate(
+    compressor: Compressor,
+    chain: &mut [u32; 5],
+    block: &Block,
+    c: Candidates,
+) -> Option<usize> {
+    match compressor {
+        // SAFETY: the portable rounds need no CPU feature.
+        Compressor::Portable => unsafe { compress_and_test::<portable::Portable>(chain, block, c) },
+        // SAFETY: a `ShaNi` exists only where the CPU has SHA-NI.
+        #[cfg(target_arch = "x86_64")]
+        Compressor::ShaNi => unsafe { x86_sha::compress_candidate(chain, block, c) },
+        // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
+        // instructions.
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Compressor::Armv8 => unsafe { aarch64_sha::compress_candidate(chain, block, c) },
+    }
+}
+
+/// Tests the candidate DVs of a block compressed elsewhere (the batch's
+/// lanes), with the compressor's own test.
+pub(crate) fn test_candidate(
+    compressor: Compressor,
+    compressed: &Compressed,
+    block: &Block,
+    c: Candidates,
+) -> Option<usize> {
+    match compressor {
+        Compressor::Portable => recompress::test(compressed, &expand(block), c),
+        // SAFETY: a `ShaNi` exists only where the CPU has SHA-NI.
+        #[cfg(target_arch = "x86_64")]
+        Compressor::ShaNi => unsafe { x86_sha::test_candidate(compressed, block, c) },
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Compressor::Armv8 => recompress::test(compressed, &expand(block), c),
+    }
+}
+
+/// [`compress_candidate`] with rounds `R`.
+///
+/// # Safety
+/// The CPU must support `R`'s instructions.
+#[inline(always)]
+unsafe fn compress_and_test<R: Rounds>(
+    chain: &mut [u32; 5],
+    block: &Block,
+    c: Candidates,
+) -> Option<usize> {
+    // SAFETY: the caller checked the CPU.
+    unsafe {
+        let (compressed, w) = R::compress(chain, block);
+        R::test(&compressed, &w, c)
+    }
+}
+
+/// Compresses `blocks` into `chain` with detection one block at a time: the
+/// rounds store each block's schedule, the per-block filter `mask` reads it
+/// (src/filter/per_block.rs), and a block it lets through is tested from
+/// the states the rounds kept. Stops after the first block found to be half
+/// of a collision: returns its index and DV, `chain` then being the plain
+/// output chain after it.
+///
+/// # Safety
+/// The CPU must support `R`'s instructions and whatever `mask` needs.
+#[inline(always)]
+unsafe fn detect_blocks<R: KeepingRounds>(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    mask: impl Fn(&R::Schedule) -> u32,
+) -> Option<(usize, usize)> {
+    let mut schedule = R::Schedule::default();
+    // SAFETY (whole body): the caller checked the CPU.
+    unsafe {
+        let mut rounds = R::load(chain);
+        for (i, block) in blocks.iter().enumerate() {
+            let chain_in = rounds;
+            let before_60 = R::block(&mut rounds, block, &mut schedule);
+            let mask = mask(&schedule);
+            if mask != 0 {
+                let compressed = Compressed {
+                    chain_in: R::store(chain_in),
+                    chain_out: R::store(rounds),
+                    before_60,
+                };
+                let c = Candidates {
+                    mask,
+                    reduced_round,
+                };
+                if let Some(dv) = R::test(&compressed, &schedule.words(), c) {
+                    *chain = compressed.chain_out;
+                    return Some((i, dv));
+                }
+            }
+        }
+        *chain = R::store(rounds);
+    }
+    None
+}
+
+/// The forms of detection one block at a time: a compressor's rounds that
+/// store the schedule, and the per-block filter that reads it. A value
+/// names instructions this CPU runs: only the backend table makes one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PerBlock {
+    /// SHA-NI rounds, the 4-lane SSE2 filter inline.
+    #[cfg(target_arch = "x86_64")]
+    ShaNiSse2,
+    /// SHA-NI rounds, the 8-lane AVX2 filter behind a call.
+    #[cfg(target_arch = "x86_64")]
+    ShaNiAvx2,
+    /// Portable rounds, the 4-lane NEON filter.
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    PortableNeon,
+    /// Portable rounds, the 4-lane simd128 filter.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    PortableSimd128,
+}
+
+impl PerBlock {
+    /// [`detect_blocks`] in this form.
+    pub(crate) fn detect(
+        self,
+        chain: &mut [u32; 5],
+        blocks: &[Block],
+        reduced_round: bool,
+    ) -> Option<(usize, usize)> {
+        // SAFETY (every arm): a `PerBlock` names instructions this CPU runs.
+        #[allow(unused_unsafe)]
+        unsafe {
+            match self {
+                #[cfg(target_arch = "x86_64")]
+                PerBlock::ShaNiSse2 => x86_sha::detect_sse2(chain, blocks, reduced_round),
+                #[cfg(target_arch = "x86_64")]
+                PerBlock::ShaNiAvx2 => x86_sha::detect_avx2(chain, blocks, reduced_round),
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                PerBlock::PortableNeon => portable::detect_neon(chain, blocks, reduced_round),
+                #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+                PerBlock::PortableSimd128 => portable::detect_simd128(chain, blocks, reduced_round),
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! Detection over the portable rounds: the candidate's test in scalar, and
+//! detection one block at a time with the NEON or simd128 per-block filter
+//! on the schedule the rounds store in order.
+
+use super::{Compressed, KeepingRounds, Rounds, recompress};
+use crate::block::{Block, InOrder};
+use crate::compress::{State, portable};
+
+/// The portable rounds (src/compress/portable.rs).
+pub(super) struct Portable;
+
+impl Rounds for Portable {
+    #[inline(always)]
+    unsafe fn compress(chain: &mut [u32; 5], block: &Block) -> (Compressed, [u32; 80]) {
+        let chain_in = *chain;
+        let mut w = [0u32; 80];
+        let before_60 = portable::compress_keeping(chain, block, &mut w);
+        let compressed = Compressed {
+            chain_in,
+            chain_out: *chain,
+            before_60,
+        };
+        (compressed, w)
+    }
+
+    #[inline(always)]
+    unsafe fn test(block: &Compressed, w: &[u32; 80], c: super::Candidates) -> Option<usize> {
+        recompress::test(block, w, c)
+    }
+}
+
+impl KeepingRounds for Portable {
+    type Chain = [u32; 5];
+    type Schedule = InOrder;
+
+    #[inline(always)]
+    unsafe fn load(chain: &[u32; 5]) -> [u32; 5] {
+        *chain
+    }
+
+    #[inline(always)]
+    unsafe fn store(chain: [u32; 5]) -> [u32; 5] {
+        chain
+    }
+
+    #[inline(always)]
+    unsafe fn block(chain: &mut [u32; 5], block: &Block, schedule: &mut InOrder) -> State {
+        portable::compress_keeping(chain, block, &mut schedule.0)
+    }
+}
+
+/// Detection one block at a time with the NEON per-block filter.
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+pub(super) fn detect_neon(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<(usize, usize)> {
+    use crate::filter::per_block::mask4;
+    // SAFETY: the portable rounds need nothing, and NEON is part of aarch64.
+    unsafe {
+        super::detect_blocks::<Portable>(chain, blocks, reduced_round, |s| {
+            mask4::<core::arch::aarch64::uint32x4_t, InOrder>(s)
+        })
+    }
+}
+
+/// Detection one block at a time with the simd128 per-block filter (four
+/// consecutive steps per vector: few live vectors, no transposition).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(super) fn detect_simd128(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<(usize, usize)> {
+    use crate::filter::per_block::mask4;
+    // SAFETY: the portable rounds need nothing, and the module is built
+    // with simd128 (this item's cfg).
+    unsafe {
+        super::detect_blocks::<Portable>(chain, blocks, reduced_round, |s| {
+            mask4::<core::arch::wasm32::v128, InOrder>(s)
+        })
+    }
+}

@@ -1,0 +1,147 @@
+//! The recompression in plain Rust: the test of a candidate block's DVs
+//! from the states its compression kept, and the report of a flagged block.
+
+use crate::block::{Block, expand};
+use crate::compress::{State, steps_backward, steps_forward};
+use crate::dv::{DVS, DisturbanceVector, Dv};
+use crate::outcome::CollisionBlock;
+
+/// The DVs to test for a candidate block (one the filter let through),
+/// and how.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidates {
+    /// Bit i: DV i passed the filter.
+    pub mask: u32,
+    /// Also flag a partner that starts from the same input chaining value.
+    pub reduced_round: bool,
+}
+
+/// The working states before the two test steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TestStates {
+    pub before_58: State,
+    pub before_65: State,
+}
+
+impl TestStates {
+    /// The state before the DV's test step.
+    fn of(&self, dv: &Dv) -> State {
+        if dv.test_step == 58 {
+            self.before_58
+        } else {
+            debug_assert_eq!(dv.test_step, 65);
+            self.before_65
+        }
+    }
+
+    /// From the state before step 60, where hardware that runs four steps
+    /// at a time exposes it: two steps back and five forward.
+    pub(crate) fn from_before_60(before_60: State, w: &[u32; 80]) -> Self {
+        let mut before_58 = before_60;
+        steps_backward(&mut before_58, 58, 60, |t| w[t]);
+        let mut before_65 = before_60;
+        steps_forward(&mut before_65, 60, 65, |t| w[t]);
+        TestStates {
+            before_58,
+            before_65,
+        }
+    }
+}
+
+/// A candidate block after its compression: what the test of its DVs
+/// starts from (the test states are a few scalar steps from the state
+/// before step 60, where hardware that runs four steps at a time exposes
+/// one).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Compressed {
+    pub chain_in: [u32; 5],
+    pub chain_out: [u32; 5],
+    pub before_60: State,
+}
+
+/// The scalar test of a compressed candidate block whose schedule is `w`:
+/// the first candidate DV (in table order, as the reference) for which it
+/// is half of a collision.
+pub(crate) fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<usize> {
+    let states = TestStates::from_before_60(block.before_60, w);
+    first_match(w, &block.chain_in, &block.chain_out, &states, c)
+}
+
+/// The first DV of the candidates for which the block with expanded words
+/// `w`, compressed from `chain_in` to `chain_out` through `states`, has a
+/// colliding partner (scalar recompression).
+pub(crate) fn first_match(
+    w: &[u32; 80],
+    chain_in: &[u32; 5],
+    chain_out: &[u32; 5],
+    states: &TestStates,
+    c: Candidates,
+) -> Option<usize> {
+    dvs_of(c.mask).find(|&i| {
+        let (in2, out2) = recompress(&DVS[i], w, states.of(&DVS[i]));
+        out2 == *chain_out || (c.reduced_round && in2 == *chain_in)
+    })
+}
+
+/// The report of block `block` at byte `offset`, found to be half of a
+/// collision on DV `dv` from the chaining value `chain`: recomputed in
+/// scalar from the block, as it is built only for a detected collision.
+pub(crate) fn collision_block(
+    offset: u64,
+    dv: usize,
+    chain: [u32; 5],
+    block: &Block,
+) -> CollisionBlock {
+    let words = expand(block);
+    let d = &DVS[dv];
+    let mut shared = chain;
+    steps_forward(&mut shared, 0, d.test_step, |t| words[t]);
+    let (partner_chain, _) = recompress(d, &words, shared);
+    CollisionBlock {
+        offset,
+        dv: DisturbanceVector::from_index(dv),
+        chain,
+        partner_chain,
+        words,
+        partner_words: core::array::from_fn(|t| words[t] ^ d.dm[t]),
+    }
+}
+
+/// The DV indices of `mask`, lowest (first in table order) first.
+pub(crate) fn dvs_of(mask: u32) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    core::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
+}
+
+/// The partner's input and output chaining values: from the state before
+/// the DV's test step, steps back to the start and forward to the end with
+/// the partner's message words.
+pub(crate) fn recompress(dv: &Dv, w: &[u32; 80], state: State) -> ([u32; 5], [u32; 5]) {
+    // Each test step its own copy: constant loop bounds, unrolled, no
+    // bounds checks on the message words.
+    match dv.test_step {
+        58 => recompress_from(58, dv, w, state),
+        65 => recompress_from(65, dv, w, state),
+        t0 => recompress_from(t0, dv, w, state),
+    }
+}
+
+#[inline(always)]
+fn recompress_from(t0: usize, dv: &Dv, w: &[u32; 80], state: State) -> ([u32; 5], [u32; 5]) {
+    let word = |t: usize| w[t] ^ dv.dm[t];
+    let mut back = state;
+    steps_backward(&mut back, 0, t0, word);
+    let mut fwd = state;
+    steps_forward(&mut fwd, t0, 80, word);
+    let mut out = back;
+    for (o, x) in out.iter_mut().zip(fwd) {
+        *o = o.wrapping_add(x);
+    }
+    (back, out)
+}
