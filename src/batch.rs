@@ -32,11 +32,8 @@ const MAX_LANES: usize = 16;
 
 /// Once no message waits and at most `LANES / DRAIN` lanes are busy, they
 /// finish on the single stream: a vector step costs the same for one busy
-/// lane as for all of them, and about what 8 blocks cost on the single
-/// stream with AVX-512 (the batch runs 1.9x it with every lane busy). Half
-/// measured best on git-object-like sizes, where a few long messages are
-/// left at the end (1.04x -> 1.31x plain SHA-1 per message; uniform sets
-/// unchanged).
+/// lane as for all of them. Half measured best on git-object-like sizes,
+/// where a few long messages are left at the end (benches/many.rs).
 const DRAIN: usize = 2;
 
 /// One message: a header (a git object's `<type> <len>\0`, or nothing) and
@@ -182,9 +179,9 @@ struct HashBatch<'a, 'b, 'c> {
 impl OnVectors for HashBatch<'_, '_, '_> {
     type Output = ();
 
-    /// Arrays of the vector's own width: those of the widest form, zeroed
-    /// and copied every step (memory.fill and memory.copy calls in wasm),
-    /// cost about a sixth of a step there.
+    /// Arrays of the vector's own width: those of the widest form would be
+    /// zeroed and copied every step (memory.fill and memory.copy calls in
+    /// wasm).
     #[inline(always)]
     unsafe fn run<V: Vector>(self) {
         debug_assert!(V::LANES <= MAX_LANES);

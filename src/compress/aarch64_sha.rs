@@ -46,16 +46,10 @@ pub(crate) unsafe fn compress_keeping(
     for block in blocks {
         let (abcd0, e0) = (abcd, e);
         // SAFETY: the caller checked the CPU.
-        let mut m = unsafe {
-            [
-                words(block, 0),
-                words(block, 1),
-                words(block, 2),
-                words(block, 3),
-            ]
-        };
-        macro_rules! group {
-            ($i:literal, $op:ident) => {
+        let mut m = unsafe { [0, 1, 2, 3].map(|i| words(block, i)) };
+        // Groups `$i` of four rounds with the instruction `$op`.
+        macro_rules! groups {
+            ($op:ident: $($i:literal)*) => {$(
                 if $i >= 4 {
                     m[$i % 4] = vsha1su1q_u32(
                         vsha1su0q_u32(m[$i % 4], m[($i + 1) % 4], m[($i + 2) % 4]),
@@ -67,35 +61,16 @@ pub(crate) unsafe fn compress_keeping(
                 let next_e = vsha1h_u32(vgetq_lane_u32::<0>(abcd));
                 abcd = $op(abcd, e, wk);
                 e = next_e;
-            };
+            )*};
         }
-        group!(0, vsha1cq_u32);
-        group!(1, vsha1cq_u32);
-        group!(2, vsha1cq_u32);
-        group!(3, vsha1cq_u32);
-        group!(4, vsha1cq_u32);
-        group!(5, vsha1pq_u32);
-        group!(6, vsha1pq_u32);
-        group!(7, vsha1pq_u32);
-        group!(8, vsha1pq_u32);
-        group!(9, vsha1pq_u32);
-        group!(10, vsha1mq_u32);
-        group!(11, vsha1mq_u32);
-        group!(12, vsha1mq_u32);
-        group!(13, vsha1mq_u32);
-        group!(14, vsha1mq_u32);
-        before_60([
-            vgetq_lane_u32::<0>(abcd),
-            vgetq_lane_u32::<1>(abcd),
-            vgetq_lane_u32::<2>(abcd),
-            vgetq_lane_u32::<3>(abcd),
-            e,
-        ]);
-        group!(15, vsha1pq_u32);
-        group!(16, vsha1pq_u32);
-        group!(17, vsha1pq_u32);
-        group!(18, vsha1pq_u32);
-        group!(19, vsha1pq_u32);
+        groups!(vsha1cq_u32: 0 1 2 3 4);
+        groups!(vsha1pq_u32: 5 6 7 8 9);
+        groups!(vsha1mq_u32: 10 11 12 13 14);
+        let mut a = [0u32; 4];
+        // SAFETY: `a` has four writable u32s.
+        unsafe { vst1q_u32(a.as_mut_ptr(), abcd) };
+        before_60([a[0], a[1], a[2], a[3], e]);
+        groups!(vsha1pq_u32: 15 16 17 18 19);
         abcd = vaddq_u32(abcd, abcd0);
         e = e.wrapping_add(e0);
     }

@@ -87,18 +87,24 @@ unsafe fn schedule_words(i: usize, v: &[__m128i; 20]) -> __m128i {
     }
 }
 
+/// Message words `4i..4i + 4` of `block`, the first in the top lane.
+#[inline(always)]
+unsafe fn words(block: &Block, i: usize) -> __m128i {
+    let bytes: &[u8; 16] = block[16 * i..16 * i + 16].try_into().unwrap();
+    // SAFETY: SSSE3 (the caller's); 16 readable bytes, and loadu takes any
+    // alignment.
+    unsafe { _mm_shuffle_epi8(_mm_loadu_si128(bytes.as_ptr().cast()), reverse()) }
+}
+
 /// The 80 schedule words of `block`, by the rounds' own vector recurrence.
 #[inline(always)]
 pub(crate) unsafe fn schedule(block: &Block) -> [u32; 80] {
-    // SAFETY: the caller's features; a block is 64 readable bytes, and each
-    // store writes four words inside the 80.
+    // SAFETY: the caller's features; each store writes four words inside
+    // the 80.
     unsafe {
         let mut v = [_mm_setzero_si128(); 20];
         for (k, x) in v.iter_mut().take(4).enumerate() {
-            *x = _mm_shuffle_epi8(
-                _mm_loadu_si128(block.as_ptr().add(16 * k).cast()),
-                reverse(),
-            );
+            *x = words(block, k);
         }
         for i in 4..20 {
             v[i] = schedule_words(i, &v);
@@ -123,27 +129,23 @@ pub(crate) unsafe fn block_rounds(
     block: &Block,
     observer: &mut impl Observer,
 ) {
-    // SAFETY (whole body): the caller guarantees SHA, SSSE3 and SSE4.1; a
-    // block is 64 readable bytes and loadu takes any alignment.
+    // SAFETY (whole body): the caller guarantees SHA, SSSE3 and SSE4.1.
     unsafe {
-        let words = |i: usize| {
-            _mm_shuffle_epi8(
-                _mm_loadu_si128(block.as_ptr().add(16 * i).cast()),
-                reverse(),
-            )
-        };
         let (abcd0, e0) = (*abcd, *e);
         // v[k]: words 4k..4k+4, the first in the top lane.
         let mut v = [_mm_setzero_si128(); 20];
-        v[..4].copy_from_slice(&[words(0), words(1), words(2), words(3)]);
+        for (k, x) in v.iter_mut().take(4).enumerate() {
+            *x = words(block, k);
+        }
         observer.words(0, v[0]);
         // Before rounds 4i..4i+4: the previous `abcd` gives the e of these
         // rounds (its a rotated by 30), plus the message words.
         let mut prev = *abcd;
         let mut x = _mm_add_epi32(*e, v[0]);
         *abcd = _mm_sha1rnds4_epu32::<0>(*abcd, x);
-        macro_rules! group {
-            ($i:literal, $f:literal) => {
+        // Groups `$i` of rounds with boolean function `$f`.
+        macro_rules! groups {
+            ($f:literal: $($i:literal)*) => {$(
                 if $i >= 4 {
                     v[$i] = schedule_words($i, &v);
                 }
@@ -151,30 +153,15 @@ pub(crate) unsafe fn block_rounds(
                 x = _mm_sha1nexte_epu32(prev, v[$i]);
                 prev = *abcd;
                 *abcd = _mm_sha1rnds4_epu32::<$f>(*abcd, x);
-            };
+            )*};
         }
-        group!(1, 0);
-        group!(2, 0);
-        group!(3, 0);
-        group!(4, 0);
+        groups!(0: 1 2 3 4);
         observer.after_quarter::<0>(*abcd, prev);
-        group!(5, 1);
-        group!(6, 1);
-        group!(7, 1);
-        group!(8, 1);
-        group!(9, 1);
+        groups!(1: 5 6 7 8 9);
         observer.after_quarter::<1>(*abcd, prev);
-        group!(10, 2);
-        group!(11, 2);
-        group!(12, 2);
-        group!(13, 2);
-        group!(14, 2);
+        groups!(2: 10 11 12 13 14);
         observer.after_quarter::<2>(*abcd, prev);
-        group!(15, 3);
-        group!(16, 3);
-        group!(17, 3);
-        group!(18, 3);
-        group!(19, 3);
+        groups!(3: 15 16 17 18 19);
         *e = _mm_sha1nexte_epu32(prev, e0);
         *abcd = _mm_add_epi32(*abcd, abcd0);
         observer.after_quarter::<3>(*abcd, prev);

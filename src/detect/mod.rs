@@ -68,6 +68,15 @@ pub(crate) trait KeepingRounds: Rounds {
     /// # Safety
     unsafe fn block(chain: &mut Self::Chain, block: &Block, schedule: &mut Self::Schedule)
     -> State;
+
+    /// [`Rounds::test`] of a block whose schedule the rounds stored.
+    ///
+    /// # Safety
+    unsafe fn test_stored(
+        block: &Compressed,
+        schedule: &Self::Schedule,
+        c: Candidates,
+    ) -> Option<usize>;
 }
 
 /// Compresses a candidate block into `chain` and tests its candidate DVs:
@@ -160,7 +169,7 @@ unsafe fn detect_blocks<R: KeepingRounds>(
                     mask,
                     reduced_round,
                 };
-                if let Some(dv) = R::test(&compressed, &schedule.words(), c) {
+                if let Some(dv) = R::test_stored(&compressed, &schedule, c) {
                     *chain = compressed.chain_out;
                     return Some((i, dv));
                 }

@@ -2,7 +2,7 @@
 //! detection one block at a time with the NEON or simd128 per-block filter
 //! on the schedule the rounds store in order.
 
-use super::{Compressed, KeepingRounds, Rounds, recompress};
+use super::{Candidates, Compressed, KeepingRounds, Rounds, recompress};
 use crate::block::{Block, InOrder};
 use crate::compress::{State, portable};
 
@@ -46,6 +46,11 @@ impl KeepingRounds for Portable {
     #[inline(always)]
     unsafe fn block(chain: &mut [u32; 5], block: &Block, schedule: &mut InOrder) -> State {
         portable::compress_keeping(chain, block, &mut schedule.0)
+    }
+
+    #[inline(always)]
+    unsafe fn test_stored(block: &Compressed, schedule: &InOrder, c: Candidates) -> Option<usize> {
+        recompress::test(block, &schedule.0, c)
     }
 }
 

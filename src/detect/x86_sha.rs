@@ -3,8 +3,8 @@
 //! their quarters), and a candidate's DVs are tested with the SHA-NI rounds
 //! themselves ([`partner_matches`]). A wide per-block filter never runs
 //! inside the legacy-SSE SHA rounds: 256- or 512-bit code next to them
-//! without a call boundary leaves the upper state dirty and costs 5x or
-//! more.
+//! without a call boundary leaves the upper state dirty and costs several
+//! times the rounds.
 
 use core::arch::x86_64::*;
 
@@ -113,6 +113,23 @@ impl KeepingRounds for ShaNi {
         unsafe { block_rounds(&mut chain.0, &mut chain.1, block, &mut record) };
         record.before_60
     }
+
+    #[inline(always)]
+    unsafe fn test_stored(block: &Compressed, schedule: &Mirrored, c: Candidates) -> Option<usize> {
+        // SAFETY: the caller checked the CPU.
+        unsafe { test_mirrored(block, schedule, c) }
+    }
+}
+
+/// [`test_schedule`] of a schedule the rounds stored mirrored, put in order
+/// here, out of the loop that stored it (inline, the loop kept every
+/// schedule vector in registers for it and spilled them all).
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn test_mirrored(block: &Compressed, schedule: &Mirrored, c: Candidates) -> Option<usize> {
+    // SAFETY: the caller checked the CPU.
+    unsafe { test_schedule(block, &schedule.words(), c) }
 }
 
 /// [`super::compress_candidate`] with the SHA-NI rounds.
@@ -231,28 +248,64 @@ unsafe fn partner_matches(
         unstep(64, &mut s, word(64));
         (s, 16)
     };
-    // SAFETY (whole body): the caller checked the CPU; every load reads
-    // four words of `w` or `dm` inside their 80.
+    let partner = Partner { w, dm: &dv.dm };
+    // SAFETY (whole body): the caller checked the CPU.
     unsafe {
-        // Words 4g..4g+4 of the partner, the first in the top lane.
-        let words = |g: usize| {
-            let x = _mm_xor_si128(
-                _mm_loadu_si128(w[4 * g..4 * g + 4].as_ptr().cast()),
-                _mm_loadu_si128(dv.dm[4 * g..4 * g + 4].as_ptr().cast()),
-            );
-            _mm_shuffle_epi32::<0x1b>(x)
-        };
-        let top = |x: u32| _mm_set_epi32(x as i32, 0, 0, 0);
         let abcd_of =
             |s: &[u32; 5]| _mm_set_epi32(s[0] as i32, s[1] as i32, s[2] as i32, s[3] as i32);
-        // Groups `from..to` of rounds from `abcd` and `e`: returns `abcd`
-        // and the `abcd` before the last group.
-        let run = |mut abcd: __m128i, e: u32, from: usize, to: usize| {
+        let e_after = |held: __m128i| {
+            _mm_extract_epi32::<3>(_mm_sha1nexte_epu32(held, _mm_setzero_si128())) as u32
+        };
+        // Out to step 80: the input chaining value is the output less that state.
+        let (abcd80, held) = partner.groups(abcd_of(&at), at[4], first_group, 20);
+        let abcd_in = _mm_sub_epi32(abcd_of(chain_out), abcd80);
+        let e_in = chain_out[4].wrapping_sub(e_after(held));
+        // In from there, to the boundary.
+        let (abcd_b, held) = partner.groups(abcd_in, e_in, 0, first_group);
+        let same = _mm_movemask_epi8(_mm_cmpeq_epi32(abcd_b, abcd_of(&at))) == 0xffff;
+        same && e_after(held) == at[4]
+    }
+}
+
+/// The partner block's message: the block's words xor the DV's difference.
+struct Partner<'a> {
+    w: &'a [u32; 80],
+    dm: &'a [u32; 80],
+}
+
+impl Partner<'_> {
+    /// Words `4g..4g + 4`, the first in the top lane.
+    #[inline(always)]
+    unsafe fn words(&self, g: usize) -> __m128i {
+        let (w, dm) = (&self.w[4 * g..4 * g + 4], &self.dm[4 * g..4 * g + 4]);
+        // SAFETY: SSE2 (the caller's); each load reads four words of a
+        // slice of four, and loadu takes any alignment.
+        unsafe {
+            let x = _mm_xor_si128(
+                _mm_loadu_si128(w.as_ptr().cast()),
+                _mm_loadu_si128(dm.as_ptr().cast()),
+            );
+            _mm_shuffle_epi32::<0x1b>(x)
+        }
+    }
+
+    /// Groups `from..to` of rounds from `abcd` and `e`: returns `abcd` and
+    /// the `abcd` before the last group.
+    #[inline(always)]
+    unsafe fn groups(
+        &self,
+        mut abcd: __m128i,
+        e: u32,
+        from: usize,
+        to: usize,
+    ) -> (__m128i, __m128i) {
+        // SAFETY (whole body): the caller's features (SHA, SSE4.1).
+        unsafe {
             let mut held = abcd;
-            let mut live = _mm_add_epi32(top(e), words(from));
+            let mut live = _mm_add_epi32(_mm_set_epi32(e as i32, 0, 0, 0), self.words(from));
             for g in from..to {
                 if g > from {
-                    live = _mm_sha1nexte_epu32(held, words(g));
+                    live = _mm_sha1nexte_epu32(held, self.words(g));
                 }
                 held = abcd;
                 abcd = match g / 5 {
@@ -263,19 +316,7 @@ unsafe fn partner_matches(
                 };
             }
             (abcd, held)
-        };
-        let e_after = |held: __m128i| {
-            _mm_extract_epi32::<3>(_mm_sha1nexte_epu32(held, _mm_setzero_si128())) as u32
-        };
-
-        // Out to step 80: the input chaining value is the output less that state.
-        let (abcd80, held) = run(abcd_of(&at), at[4], first_group, 20);
-        let abcd_in = _mm_sub_epi32(abcd_of(chain_out), abcd80);
-        let e_in = chain_out[4].wrapping_sub(e_after(held));
-        // In from there, to the boundary.
-        let (abcd_b, held) = run(abcd_in, e_in, 0, first_group);
-        let same = _mm_movemask_epi8(_mm_cmpeq_epi32(abcd_b, abcd_of(&at))) == 0xffff;
-        same && e_after(held) == at[4]
+        }
     }
 }
 

@@ -92,70 +92,67 @@ type ScheduleMask = fn(&[u32; 80]) -> u32;
 
 /// The per-block forms this CPU can run, by name (the others are named in
 /// the test output as skipped).
+// SAFETY (each form): plain integers need no CPU feature; the vector forms
+// are listed only where the CPU (or the build, for wasm) has them.
 fn per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
-    use super::per_block::{mask4 as schedule_mask, mask8};
-    // SAFETY (each): plain integers need no CPU feature; the vector forms
-    // are listed only where the CPU (or the build, for wasm) has them.
+    use super::per_block::{mask4, mask8};
     // Extended below on targets with vectors.
     #[allow(unused_mut)]
     let mut forms: Vec<(&'static str, ScheduleMask)> = vec![
-        ("u32", |w| unsafe {
-            schedule_mask::<u32, InOrder>(&InOrder(*w))
-        }),
+        ("u32", |w| unsafe { mask4::<u32, _>(&InOrder(*w)) }),
         ("u32 mirrored", |w| unsafe {
-            schedule_mask::<u32, Mirrored>(&Mirrored::from_words(w))
+            mask4::<u32, _>(&Mirrored::from_words(w))
         }),
-        ("u64", |w| unsafe {
-            schedule_mask::<u64, InOrder>(&InOrder(*w))
-        }),
-        ("u32, 8 lanes", |w| unsafe {
-            mask8::<u32, InOrder>(&InOrder(*w))
-        }),
+        ("u64", |w| unsafe { mask4::<u64, _>(&InOrder(*w)) }),
+        ("u32, 8 lanes", |w| unsafe { mask8::<u32, _>(&InOrder(*w)) }),
         ("u64, 8 lanes, mirrored", |w| unsafe {
-            mask8::<u64, Mirrored>(&Mirrored::from_words(w))
+            mask8::<u64, _>(&Mirrored::from_words(w))
         }),
     ];
     #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::__m128i;
-        use core::arch::x86_64::__m256i;
-        forms.push(("sse2", |w| unsafe {
-            schedule_mask::<__m128i, InOrder>(&InOrder(*w))
-        }));
-        forms.push(("sse2 mirrored", |w| unsafe {
-            schedule_mask::<__m128i, Mirrored>(&Mirrored::from_words(w))
-        }));
-        forms.push(("sse2, 8 lanes", |w| unsafe {
-            mask8::<__m128i, InOrder>(&InOrder(*w))
-        }));
-        if std::arch::is_x86_feature_detected!("avx2") {
-            forms.push(("avx2", |w| unsafe {
-                mask8::<__m256i, InOrder>(&InOrder(*w))
-            }));
-            forms.push(("avx2 mirrored", |w| unsafe {
-                mask8::<__m256i, Mirrored>(&Mirrored::from_words(w))
-            }));
-        } else {
-            std::println!("per-block filter avx2: skipped, this CPU lacks AVX2");
-        }
-        if std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512vl")
-        {
-            forms.push(("avx512vl", |w| unsafe {
-                schedule_mask::<crate::vector::Vl128, InOrder>(&InOrder(*w))
-            }));
-        } else {
-            std::println!("per-block filter avx512vl: skipped, this CPU lacks AVX-512BW/VL");
-        }
-    }
+    forms.extend(x86_per_block_forms());
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     forms.push(("neon", |w| unsafe {
-        schedule_mask::<core::arch::aarch64::uint32x4_t, InOrder>(&InOrder(*w))
+        mask4::<core::arch::aarch64::uint32x4_t, _>(&InOrder(*w))
     }));
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     forms.push(("simd128", |w| unsafe {
-        schedule_mask::<core::arch::wasm32::v128, InOrder>(&InOrder(*w))
+        mask4::<core::arch::wasm32::v128, _>(&InOrder(*w))
     }));
+    forms
+}
+
+/// [`per_block_forms`] of x86-64.
+#[cfg(target_arch = "x86_64")]
+fn x86_per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
+    use super::per_block::{mask4, mask8};
+    use core::arch::x86_64::{__m128i, __m256i};
+    let mut forms: Vec<(&'static str, ScheduleMask)> = vec![
+        ("sse2", |w| unsafe { mask4::<__m128i, _>(&InOrder(*w)) }),
+        ("sse2 mirrored", |w| unsafe {
+            mask4::<__m128i, _>(&Mirrored::from_words(w))
+        }),
+        ("sse2, 8 lanes", |w| unsafe {
+            mask8::<__m128i, _>(&InOrder(*w))
+        }),
+    ];
+    if std::arch::is_x86_feature_detected!("avx2") {
+        forms.push(("avx2", |w| unsafe { mask8::<__m256i, _>(&InOrder(*w)) }));
+        forms.push(("avx2 mirrored", |w| unsafe {
+            mask8::<__m256i, _>(&Mirrored::from_words(w))
+        }));
+    } else {
+        std::println!("per-block filter avx2: skipped, this CPU lacks AVX2");
+    }
+    if std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+    {
+        forms.push(("avx512vl", |w| unsafe {
+            mask4::<crate::vector::Vl128, _>(&InOrder(*w))
+        }));
+    } else {
+        std::println!("per-block filter avx512vl: skipped, this CPU lacks AVX-512BW/VL");
+    }
     forms
 }
 
