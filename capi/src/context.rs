@@ -36,7 +36,7 @@ struct ReferenceLayout {
     states: [[u32; 5]; 80],
 }
 
-/// `SHA1_CTX`: the reference's layout, holding this library's [`Context`].
+/// `SHA1_CTX`: the reference's layout, holding this library's `Context`.
 #[repr(C)]
 pub union Sha1Ctx {
     #[allow(dead_code)]

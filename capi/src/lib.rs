@@ -7,9 +7,9 @@
 //! file says how the Rust side keeps those promises:
 //! - a `SHA1_CTX` is the reference's struct, member for member ([`Sha1Ctx`]),
 //!   so the C compiler of every target gives it the reference's size and
-//!   alignment; this library keeps a [`Context`] (a plain-value `Hasher`)
+//!   alignment; this library keeps a `Context` (a plain-value `Hasher`)
 //!   inside it, checked at compile time to fit;
-//! - no call unwinds into C: each entry point runs under [`no_unwind`],
+//! - no call unwinds into C: each entry point runs under `no_unwind`,
 //!   which aborts the process should the Rust code ever panic (a hash
 //!   library has no right answer to give after an internal error);
 //! - NULL pointers the reference would crash on are caught where that is
