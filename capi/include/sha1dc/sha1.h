@@ -46,9 +46,10 @@
  *     - A context that SHA1DCInit never saw but whose bytes are zero (or do
  *       not hold this library's tag) is initialised with the defaults on
  *       first use.  Calling SHA1DCInit first is still the rule.
- *     - NULL for the context, for SHA1DCFinal's output, or for data with
- *       a non-zero length makes the call do nothing (SHA1DCFinal returns 0)
- *       instead of crashing.  A NULL data pointer with length 0 is fine.
+ *     - NULL pointers do not crash: with a NULL context every call does
+ *       nothing (SHA1DCFinal returns 0); SHA1DCFinal with a NULL output
+ *       writes nothing and still returns the flag; SHA1DCUpdate ignores
+ *       NULL data with a non-zero length.  NULL data with length 0 is fine.
  *     - The reference's internal sha1_compression_states() is not provided.
  *
  * Copyright the sha1dc-wasm authors.  MIT OR Apache-2.0.
