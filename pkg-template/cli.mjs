@@ -1,353 +1,126 @@
 #!/usr/bin/env node
-// `npx sha1dc-wasm [OPTIONS] [FILE|-]...`: the SHA-1 of files with collision detection, in the
-// output format and with the exit statuses of the sha1dcsum command of the Rust crate (and of the
-// original C tool), plus --check. Files are read through one reused buffer: constant memory.
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { createHasher, backend } from './node.mjs';
+// `npx sha1dc-wasm [OPTIONS] [FILE|-]...`: the sha1dcsum command of the Rust crate, run on this
+// package: the same options, output bytes, messages and exit statuses on the same inputs (its
+// --help says where Node differs). The modules in cli/: args.mjs (the option table and the
+// parser), help.mjs, input.mjs (reading and hashing one input), lines.mjs (the lines printed and
+// read back), check.mjs (--check), output.mjs (standard output, messages, exit statuses).
+import { readFileSync } from 'node:fs';
+import { backend } from './node.mjs';
+import { parseArgs } from './cli/args.mjs';
+import { checkList } from './cli/check.mjs';
+import { helpText } from './cli/help.mjs';
+import { Failure, hashInput } from './cli/input.mjs';
+import { jsonLine, writeLine } from './cli/lines.mjs';
+import * as out from './cli/output.mjs';
 
-const PROGRAM = 'sha1dc-wasm';
-const BUFFER_SIZE = 256 << 10;
-const EXIT_OK = 0;
-const EXIT_IO_ERROR = 1;
-const EXIT_USAGE = 2;
-const EXIT_COLLISION = 3;
-const USAGE = `Usage: ${PROGRAM} [OPTIONS] [FILE|-]...`;
-
-const HELP = `${USAGE}
-Print the SHA-1 of each FILE, with SHA-1 collision detection (Stevens-Shumow).
-
-With no FILE, or when FILE is -, read standard input (printed as -).
-Each line is \`<hex>  <name>\`, or \`<hex> *coll* <name>\` when a collision
-attack was detected in that input; then <hex> is the "safe hash", which
-differs for the two files of a collision, unless --no-safe-hash is given.
-
-Options:
-      --reduced-round  also detect reduced-round collisions
-      --no-safe-hash   print the plain SHA-1 even when a collision is detected
-      --git-blob       hash each input as a git blob object (\`blob <len>\\0\` then
-                       the content), as \`git hash-object\` does; standard input
-                       (and any input that is not a regular file) is read whole
-                       into memory first, since its length must come first
-      --json           print one JSON object per line instead:
-                       {"file":..,"sha1":..,"output":..,"collision":..},
-                       where sha1 is the plain SHA-1, output the printed hash,
-                       and collision null or {"offset","block","dv","count"}
-  -c, --check          read lines \`<hex>  <name>\` (sha1sum or sha1dcsum output)
-                       from each FILE and check those files: prints
-                       \`<name>: OK\`, \`<name>: FAILED\`, \`<name>: FAILED open or
-                       read\`, or \`<name>: COLLISION\` (a collision never passes)
-      --backend NAME   use the named backend (see --backends)
-      --backends       list the backends (WebAssembly: simd128)
-  -h, --help           print this help and exit
-      --version        print the version and exit
-      --               end of options: every later argument is a FILE
-
-Exit status:
-  0  every input was read and no collision was detected (with --check: and
-     every checksum matched)
-  1  some input could not be read, or standard output could not be written
-     (with --check: or a checksum did not match); takes precedence over 3
-  2  bad usage
-  3  a collision was detected in some input (and every input was read)
-`;
-
-/** Parses the arguments; returns { options } or { exit, text } for help, version, bad usage. */
-function parseArgs(args) {
-  const o = { reducedRound: false, noSafeHash: false, gitBlob: false, json: false, check: false, backend: null, listBackends: false, files: [] };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--') {
-      o.files.push(...args.slice(i + 1));
-      break;
-    }
-    if (arg.length < 2 || arg[0] !== '-') {
-      o.files.push(arg);
-      continue;
-    }
-    switch (arg) {
-      case '-h':
-      case '--help':
-        return { help: true };
-      case '--version':
-        return { version: true };
-      case '--reduced-round':
-        o.reducedRound = true;
-        break;
-      case '--no-safe-hash':
-        o.noSafeHash = true;
-        break;
-      case '--git-blob':
-        o.gitBlob = true;
-        break;
-      case '--json':
-        o.json = true;
-        break;
-      case '-c':
-      case '--check':
-        o.check = true;
-        break;
-      case '--backends':
-        o.listBackends = true;
-        break;
-      case '--backend':
-        if (i + 1 >= args.length) return { usage: "option '--backend' requires a name" };
-        o.backend = args[++i];
-        break;
-      default:
-        if (arg.startsWith('--backend=')) {
-          o.backend = arg.slice('--backend='.length);
-          break;
-        }
-        return { usage: `${arg.startsWith('--') ? 'unrecognized' : 'invalid'} option '${arg}'` };
-    }
-  }
-  return { options: o };
-}
-
-/** The reason of a failed read, as C tools print it (strerror), without Node's decorations. */
-const REASONS = {
-  ENOENT: 'No such file or directory',
-  EACCES: 'Permission denied',
-  EPERM: 'Operation not permitted',
-  EISDIR: 'Is a directory',
-  ENOTDIR: 'Not a directory',
-  ELOOP: 'Too many levels of symbolic links',
-  ENAMETOOLONG: 'File name too long',
-  EMFILE: 'Too many open files',
-  EIO: 'Input/output error',
-  ENXIO: 'No such device or address',
-};
-const reason = (err) => REASONS[err && err.code] ?? String((err && err.message) || err);
-
-class SizeChanged extends Error {}
-
-const buf = Buffer.allocUnsafe(BUFFER_SIZE);
-
-/** Reads all of standard input (for --git-blob, whose header needs the length first). */
-async function readAllStdin() {
-  const parts = [];
-  for await (const chunk of process.stdin) parts.push(chunk);
-  return Buffer.concat(parts);
-}
-
-/** Hashes one input, by name ("-" is standard input); throws on a read error. */
-async function hashInput(name, o) {
-  const flags = { reducedRound: o.reducedRound, safeHash: !o.noSafeHash };
-  if (name === '-') {
-    if (o.gitBlob) {
-      const all = await readAllStdin();
-      return createHasher({ ...flags, gitBlob: true, size: all.length }).update(all).digest();
-    }
-    const h = createHasher(flags);
-    try {
-      for await (const chunk of process.stdin) h.update(chunk);
-    } catch (err) {
-      h.free();
-      throw err;
-    }
-    return h.digest();
-  }
-  const fd = openSync(name, 'r');
-  try {
-    let size;
-    if (o.gitBlob) {
-      const st = fstatSync(fd);
-      if (!st.isFile()) {
-        const all = readFileSync(fd);
-        return createHasher({ ...flags, gitBlob: true, size: all.length }).update(all).digest();
-      }
-      size = st.size;
-    }
-    const h = createHasher(o.gitBlob ? { ...flags, gitBlob: true, size } : flags);
-    let total = 0;
-    try {
-      for (;;) {
-        const n = readSync(fd, buf, 0, BUFFER_SIZE, null);
-        if (n === 0) break;
-        h.update(buf.subarray(0, n));
-        total += n;
-      }
-    } catch (err) {
-      h.free();
-      throw err;
-    }
-    if (size !== undefined && total !== size) {
-      h.free();
-      throw new SizeChanged(`file size changed while reading (expected ${size} bytes, read ${total})`);
-    }
-    return h.digest();
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** GNU's escaping of a name with a newline, carriage return or backslash (the line then starts with `\`). */
-const needsEscape = (name) => /[\n\r\\]/.test(name);
-const escapeName = (name) => name.replace(/[\\\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : '\\r'));
-function unescapeName(name) {
-  let bad = false;
-  const out = name.replace(/\\(.?)/g, (_, c) => (c === '\\' ? '\\' : c === 'n' ? '\n' : c === 'r' ? '\r' : ((bad = true), '')));
-  return bad ? null : out;
-}
-
-/** One output line, newline included: sha1dcsum's text format, or its --json. */
-function formatLine(name, r, json) {
-  if (json) {
-    return `${JSON.stringify({ file: name, sha1: r.sha1, output: r.hex, collision: r.collision && { offset: r.collision.offset, block: r.collision.block, dv: r.collision.dv, count: r.collision.count } })}\n`;
-  }
-  const escaped = needsEscape(name);
-  return `${escaped ? '\\' : ''}${r.hex}${r.collision ? ' *coll* ' : '  '}${escaped ? escapeName(name) : name}\n`;
-}
+const { EXIT_BROKEN_PIPE, EXIT_IO_ERROR, EXIT_OK, EXIT_USAGE, Output, OutputError, PROGRAM, USAGE, exitStatus, lossy } = out;
 
 /**
- * One line of a checksum file: `<hex>  <name>` or `<hex> *<name>` (sha1sum), `<hex> *coll*
- * <name>` (sha1dcsum), or the BSD form `SHA1 (<name>) = <hex>`; a line that starts with `\` has
- * an escaped name. Null when it is none of them.
+ * The arguments as bytes. Node decodes them as UTF-8, which loses a file name that is not;
+ * Linux keeps the bytes in /proc/self/cmdline, which ends with them (used when it agrees with
+ * process.argv, argument for argument).
  */
-function parseChecksumLine(raw) {
-  let line = raw.replace(/\r$/, '').replace(/^[ \t]+/, '');
-  const escaped = line.startsWith('\\');
-  if (escaped) line = line.slice(1);
-  const named = (name, hex) => {
-    const n = escaped ? unescapeName(name) : name;
-    return n ? { hex: hex.toLowerCase(), name: n } : null;
-  };
-  let m = /^([0-9a-fA-F]{40}) (?:\*coll\* | |\*)(.+)$/.exec(line);
-  if (m) return named(m[2], m[1]);
-  m = /^SHA1 \((.+)\) = ([0-9a-fA-F]{40})$/.exec(line);
-  if (m) return named(m[1], m[2]);
-  return null;
-}
-
-let out = '';
-function write(text) {
-  out += text;
-  if (out.length >= 1 << 16) flush();
-}
-function flush() {
-  if (out) {
-    process.stdout.write(out);
-    out = '';
+function rawArgs() {
+  const args = process.argv.slice(2);
+  let cmdline;
+  try {
+    cmdline = readFileSync('/proc/self/cmdline');
+  } catch {
+    return args.map((a) => Buffer.from(a));
   }
+  const parts = [];
+  for (let at = 0; at < cmdline.length; ) {
+    const end = cmdline.indexOf(0, at);
+    parts.push(cmdline.subarray(at, end < 0 ? cmdline.length : end));
+    at = end < 0 ? cmdline.length : end + 1;
+  }
+  const tail = parts.slice(parts.length - args.length);
+  const agrees = tail.length === args.length && tail.every((bytes, i) => lossy(bytes) === args[i]);
+  return agrees ? tail : args.map((a) => Buffer.from(a));
 }
-const warn = (text) => process.stderr.write(`${PROGRAM}: ${text}\n`);
 
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+/** The backend the options or SHA1DC_BACKEND ask for: null when it is this one, else the error. */
+function badBackend(o) {
+  const env = process.env.SHA1DC_BACKEND;
+  const [source, name] = o.backend !== null ? ['backend', o.backend] : env ? ['SHA1DC_BACKEND', Buffer.from(env)] : [];
+  if (name === undefined || name.toString('latin1') === backend()) return null;
+  return `${source} '${lossy(name)}' is unknown; available backends: ${backend()}`;
+}
 
-/** --check: the lines and warnings of sha1dcsum --check, list by list. */
-async function check(o) {
+/** Hashes every input and prints its line, or its failure on standard error; the exit status. */
+function hashAll(o, names) {
+  const output = new Output();
+  const style = o.tag ? 'tag' : o.binary ? 'binary' : 'text';
   let failed = false;
   let collided = false;
-  for (const list of o.files.length ? o.files : ['-']) {
-    let text;
-    try {
-      text = list === '-' ? (await readAllStdin()).toString('utf8') : readFileSync(list, 'utf8');
-    } catch (err) {
-      flush();
-      warn(`${list}: ${reason(err)}`);
+  for (const name of names) {
+    const r = hashInput(name, o);
+    if (r instanceof Failure) {
       failed = true;
+      output.error(`${lossy(name)}: ${r}`);
       continue;
     }
-    const listName = list === '-' ? 'standard input' : list;
-    const entries = [];
-    let improper = 0;
-    for (const raw of text.split('\n')) {
-      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-      if (line === '' || line.startsWith('#')) continue;
-      const entry = parseChecksumLine(line);
-      if (entry) entries.push(entry);
-      else improper++;
-    }
-    if (!entries.length) {
-      flush();
-      warn(`${listName}: no properly formatted SHA1 checksum lines found`);
-      failed = true;
-      continue;
-    }
-    let unreadable = 0;
-    let mismatched = 0;
-    let collisions = 0;
-    for (const entry of entries) {
-      let r;
-      try {
-        r = await hashInput(entry.name, o);
-      } catch (err) {
-        flush();
-        warn(`${entry.name}: ${err instanceof SizeChanged ? err.message : reason(err)}`);
-        write(`${entry.name}: FAILED open or read\n`);
-        unreadable++;
-        continue;
-      }
-      if (r.collision) {
-        collisions++;
-        write(`${entry.name}: COLLISION\n`);
-      } else if (r.hex === entry.hex) {
-        write(`${entry.name}: OK\n`);
-      } else {
-        mismatched++;
-        write(`${entry.name}: FAILED\n`);
-      }
-    }
-    flush();
-    if (improper) warn(`WARNING: ${plural(improper, 'line is improperly formatted', 'lines are improperly formatted')}`);
-    if (unreadable) warn(`WARNING: ${plural(unreadable, 'listed file could not be read', 'listed files could not be read')}`);
-    if (mismatched) warn(`WARNING: ${plural(mismatched, 'computed checksum did NOT match', 'computed checksums did NOT match')}`);
-    if (collisions) warn(`WARNING: ${plural(collisions, 'listed file is half of a SHA-1 collision', 'listed files are halves of SHA-1 collisions')}`);
-    failed ||= unreadable > 0 || mismatched > 0;
-    collided ||= collisions > 0;
+    collided ||= r.collision !== null;
+    output.write(o.json ? Buffer.from(jsonLine(name, r)) : writeLine(r.hex, name, r.collision !== null, style, o.zero));
   }
-  flush();
-  return failed ? EXIT_IO_ERROR : collided ? EXIT_COLLISION : EXIT_OK;
+  output.flush();
+  return exitStatus(failed, collided);
 }
 
-async function main(args) {
-  const parsed = parseArgs(args);
+function checkAll(o, lists) {
+  const output = new Output();
+  let failed = false;
+  let collided = false;
+  for (const list of lists) {
+    const r = checkList(list, o, output);
+    failed ||= r.failed;
+    collided ||= r.collided;
+  }
+  output.flush();
+  return exitStatus(failed, collided);
+}
+
+function run(o) {
+  if (o.listBackends) {
+    out.print(`${backend()}\n`);
+    return EXIT_OK;
+  }
+  if (o.generate !== null) {
+    out.warn(`--generate is sha1dcsum's, from the Rust crate (sha1dcsum --generate ${o.generate}); this command has no man page or completions of its own`);
+    return EXIT_USAGE;
+  }
+  const bad = badBackend(o);
+  if (bad !== null) {
+    out.warn(bad);
+    return EXIT_USAGE;
+  }
+  const names = o.files.length > 0 ? o.files : [Buffer.from('-')];
+  return o.check ? checkAll(o, names) : hashAll(o, names);
+}
+
+function main() {
+  const parsed = parseArgs(rawArgs());
   if (parsed.help) {
-    process.stdout.write(HELP);
+    out.print(helpText());
     return EXIT_OK;
   }
   if (parsed.version) {
     const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-    process.stdout.write(`${PROGRAM} ${version}\n`);
+    out.print(`${PROGRAM} ${version}\n`);
     return EXIT_OK;
   }
   if (parsed.usage) {
-    process.stderr.write(`${PROGRAM}: ${parsed.usage}\n${USAGE}\nTry '${PROGRAM} --help' for more information.\n`);
+    out.warn(`${parsed.usage}\n${USAGE}\nTry '${PROGRAM} --help' for more information.`);
     return EXIT_USAGE;
   }
-  const o = parsed.options;
-  if (o.listBackends) {
-    process.stdout.write(`${backend()}\n`);
-    return EXIT_OK;
-  }
-  if (o.backend !== null && o.backend !== backend()) {
-    warn(`backend '${o.backend}' is unknown; available backends: ${backend()}`);
-    return EXIT_USAGE;
-  }
-  if (o.check) return check(o);
-  let failed = false;
-  let collided = false;
-  for (const name of o.files.length ? o.files : ['-']) {
-    let r;
-    try {
-      r = await hashInput(name, o);
-    } catch (err) {
-      failed = true;
-      flush();
-      warn(`${name}: ${err instanceof SizeChanged ? err.message : reason(err)}`);
-      continue;
-    }
-    collided ||= r.collision !== null;
-    write(formatLine(name, r, o.json));
-  }
-  flush();
-  return failed ? EXIT_IO_ERROR : collided ? EXIT_COLLISION : EXIT_OK;
+  return run(parsed.run);
 }
 
-process.stdout.on('error', (err) => {
-  // A closed pipe (`| head`): stop quietly, like the Rust tool.
-  if (err.code !== 'EPIPE') warn(`standard output: ${reason(err)}`);
-  process.exit(EXIT_IO_ERROR);
-});
-
-process.exitCode = await main(process.argv.slice(2));
+try {
+  process.exitCode = main();
+} catch (err) {
+  if (!(err instanceof OutputError)) throw err;
+  // A closed pipe (`| head`) ends quietly, as coreutils and sha1dcsum do.
+  if (err.code !== 'EPIPE') out.warn(err.message);
+  process.exitCode = err.code === 'EPIPE' ? EXIT_BROKEN_PIPE : EXIT_IO_ERROR;
+}
