@@ -2,8 +2,9 @@
 // `npx sha1dc-wasm [OPTIONS] [FILE|-]...`: the sha1dcsum command of the Rust crate, run on this
 // package: the same options, output bytes, messages and exit statuses on the same inputs (its
 // --help says where Node differs). The modules in cli/: args.mjs (the option table and the
-// parser), help.mjs, input.mjs (reading and hashing one input), lines.mjs (the lines printed and
-// read back), check.mjs (--check), output.mjs (standard output, messages, exit statuses).
+// parser), help.mjs, walk.mjs (the inputs, --recursive), input.mjs (reading and hashing one
+// input), lines.mjs (the lines printed and read back), check.mjs (--check), output.mjs (standard
+// output, messages, exit statuses).
 import { readFileSync } from 'node:fs';
 import { backend } from './node.mjs';
 import { parseArgs } from './cli/args.mjs';
@@ -11,9 +12,10 @@ import { checkList } from './cli/check.mjs';
 import { helpText } from './cli/help.mjs';
 import { Failure, hashInput } from './cli/input.mjs';
 import { jsonLine, writeLine } from './cli/lines.mjs';
+import { walk } from './cli/walk.mjs';
 import * as out from './cli/output.mjs';
 
-const { EXIT_BROKEN_PIPE, EXIT_IO_ERROR, EXIT_OK, EXIT_USAGE, Output, OutputError, PROGRAM, USAGE, exitStatus, lossy } = out;
+const { EXIT_BROKEN_PIPE, EXIT_IO_ERROR, EXIT_OK, EXIT_USAGE, Output, OutputError, PROGRAM, USAGE, exitStatus, lossy, reason } = out;
 
 /**
  * The arguments as bytes. Node decodes them as UTF-8, which loses a file name that is not;
@@ -47,14 +49,17 @@ function badBackend(o) {
   return `${source} '${lossy(name)}' is unknown; available backends: ${backend()}`;
 }
 
-/** Hashes every input and prints its line, or its failure on standard error; the exit status. */
+/**
+ * Hashes every input (with --recursive, the files below the directories named) and prints its
+ * line, or its failure on standard error; the exit status.
+ */
 function hashAll(o, names) {
   const output = new Output();
   const style = o.tag ? 'tag' : o.binary ? 'binary' : 'text';
   let failed = false;
   let collided = false;
-  for (const name of names) {
-    const r = hashInput(name, o);
+  for (const { name, error } of walk(names, o.recursive)) {
+    const r = error ? new Failure(reason(error)) : hashInput(name, o);
     if (r instanceof Failure) {
       failed = true;
       output.error(`${lossy(name)}: ${r}`);

@@ -13,6 +13,7 @@ export const OPTIONS = [
   { long: 'tag', help: 'print BSD-style lines: SHA1 (<name>) = <hex> (flagged: SHA1 (<name>) = <hex> *coll*)', set: (o) => (o.tag = true) },
   { long: 'zero', short: 'z', help: 'end each line with NUL, not newline, and do not escape names; with --check, read NUL-terminated lines', set: (o) => (o.zero = true) },
   { long: 'jobs', short: 'j', value: 'N', help: 'accepted as sha1dcsum takes it (a whole number, 1 or more); this command hashes one input at a time (the WebAssembly runs on one thread)', take: (o, v) => (o.jobs = parseJobs(v)) },
+  { long: 'recursive', short: 'r', help: "hash the regular files below each directory FILE names, each directory's entries in the byte order of their names, printed as paths joined to the FILE; symbolic links found inside are skipped, not followed (a FILE that is one is followed), and so are FIFOs, sockets and devices; a directory that cannot be listed is an input that cannot be read", set: (o) => (o.recursive = true) },
   { long: 'reduced-round', help: 'also detect reduced-round collisions', set: (o) => (o.reducedRound = true) },
   { long: 'no-safe-hash', help: 'print the plain SHA-1 even when a collision is detected', set: (o) => (o.noSafeHash = true) },
   { long: 'git-blob', help: 'hash each input as a git blob object (`blob <len>\\0` then the content), as `git hash-object` does; standard input (and any input that is not a regular file) is read whole into memory first, since its length must come first', set: (o) => (o.gitBlob = true) },
@@ -146,6 +147,7 @@ function conflicts(o) {
       [o.tag, 'the --tag option is'],
       [o.binary !== null, 'the --binary and --text options are'],
       [o.json, 'the --json option is'],
+      [o.recursive, 'the --recursive option is'],
     ].find(([on]) => on);
     if (hashingOnly) return `${hashingOnly[1]} meaningless when verifying checksums`;
   } else {

@@ -45,6 +45,19 @@ function makeFiles(dir) {
   chmodSync(join(dir, 'locked'), 0); // unreadable, unless we run as root
   for (const [name, text] of Object.entries(lists())) writeFileSync(join(dir, name), text);
   writeFileSync(Buffer.from(`${dir}/latin1.sums`, 'latin1'), Buffer.concat([B(`${sha1('latin-1 name\n')}  `), LATIN1, B('\n')]));
+  makeTree(join(dir, 'tree'));
+}
+
+/** A tree for --recursive: names in an order only bytes decide, links and a FIFO to skip. */
+function makeTree(tree) {
+  for (const sub of ['B', 'a', 'a/deeper', 'empty', 'é']) mkdirSync(join(tree, sub), { recursive: true });
+  for (const name of ['Z', 'b', 'a/1', 'a/deeper/x', 'a b', 'é/é', 'a.txt', '_']) writeFileSync(join(tree, name), `${name}\n`);
+  writeFileSync(Buffer.from(`${tree}/${LATIN1.toString('latin1')}`, 'latin1'), 'latin-1 name in a tree\n');
+  copyFileSync(join(DATA, 'shattered-1.pdf'), join(tree, 'B', 'shattered-1.pdf'));
+  symlinkSync('b', join(tree, 'link-to-file'));
+  symlinkSync('a', join(tree, 'link-to-dir'));
+  execFileSync('mkfifo', [join(tree, 'fifo')]);
+  symlinkSync('tree', join(tree, '..', 'tree-link'));
 }
 
 /** Checksum lists, as the files they are written to. */
@@ -109,6 +122,13 @@ const MORE_CHECKS = [['--strict'], ['--warn'], ['--quiet', '--ignore-missing'], 
 const CASES = [
   // Every mode over every file, good, odd and unreadable.
   ...MODES.map((mode) => ({ args: [...mode, ...FILES, ...UNREADABLE] })),
+  // --recursive: trees, a link to one given, files and - beside them.
+  { args: ['-r', 'tree'] },
+  { args: ['--recursive', 'tree/', 'abc.txt', '-', 'tree-link', 'missing'], input: 'stdin' },
+  { args: ['-r', '--json', '--git-blob', 'tree'] },
+  { args: ['-rz', '--tag', 'tree'] },
+  { args: ['-r', '.'] },
+  { args: ['tree'] },
   // Standard input.
   { args: [], input: 'hello\n' },
   { args: ['-'], input: 'hello\n' },
@@ -128,7 +148,7 @@ const CASES = [
   { args: ['-c', 'stdin.sums'], input: 'from stdin' },
   { args: ['-c', '--ignore-missing', '--status', 'missing.sums'] },
   // Usage: unknown, ambiguous, abbreviated, conflicting, missing values.
-  ...[['--bogus'], ['-x'], [B('-\xe9')], ['-b', '-q'], ['--s'], ['--st'], ['--ba'], ['--backend'], ['-j'], ['-j', '0'], ['-jx'], ['--jobs=-1'], ['--jobs', '+2', 'abc.txt'], ['--json=1'], ['--tag=x'], ['--quiet'], ['--status', 'abc.txt'], ['-w'], ['--strict'], ['--ignore-missing'], ['-c', '--tag'], ['-c', '-b'], ['-c', '-t'], ['-c', '--json'], ['--tag', '-t'], ['--json', '-z'], ['--json', '--tag'], ['--gen', 'nope'], ['--bogus', '-h'], ['--', '--bogus']].map((args) => ({ args })),
+  ...[['--bogus'], ['-x'], [B('-\xe9')], ['-b', '-q'], ['--s'], ['--st'], ['--ba'], ['--backend'], ['-j'], ['-j', '0'], ['-jx'], ['--jobs=-1'], ['--jobs', '+2', 'abc.txt'], ['--json=1'], ['--tag=x'], ['--quiet'], ['--status', 'abc.txt'], ['-w'], ['--strict'], ['--ignore-missing'], ['-c', '--tag'], ['-c', '-b'], ['-c', '-t'], ['-c', '--json'], ['--tag', '-t'], ['--json', '-z'], ['--json', '--tag'], ['-c', '-r'], ['--r'], ['--re', 'tree'], ['--rec', 'tree'], ['--gen', 'nope'], ['--bogus', '-h'], ['--', '--bogus']].map((args) => ({ args })),
   // The help differs (its own text: the test below); the version only by the program's name.
   { args: ['abc.txt', '-h', '--bogus'], help: true },
   { args: ['-V'], named: true },

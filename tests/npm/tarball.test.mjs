@@ -28,6 +28,7 @@ test('npm pack, npm install, import and require', () => {
     'cli/input.mjs',
     'cli/lines.mjs',
     'cli/output.mjs',
+    'cli/walk.mjs',
     'core.cjs',
     'core.mjs',
     'hasher.cjs',
