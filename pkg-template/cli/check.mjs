@@ -4,7 +4,7 @@
 // file checked for a collision, and is reported.
 import { lstatSync, readFileSync } from 'node:fs';
 import { hashInput, Failure } from './input.mjs';
-import { parseLine, resolve, shown } from './lines.mjs';
+import { IGNORED, parseLine, resolve, shown } from './lines.mjs';
 import { OutputError, lossy, reason } from './output.mjs';
 
 const STDIN = Buffer.from('-');
@@ -40,6 +40,7 @@ function readList(list, o, out) {
   let improper = 0;
   splitLines(bytes, o.zero ? 0 : 0x0a).forEach((line, i) => {
     const entry = parseLine(line);
+    if (entry === IGNORED) return;
     if (entry === null) {
       improper++;
       if (o.warn) out.error(`${lossy(list)}: ${i + 1}: improperly formatted SHA1 checksum line`);

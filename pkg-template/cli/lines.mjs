@@ -80,14 +80,21 @@ export function jsonLine(name, result) {
 const HEX40 = /^[0-9a-fA-F]{40}$/;
 const parseHex = (bytes) => (bytes.length === 40 && HEX40.test(bytes.toString('latin1')) ? bytes.toString('latin1').toLowerCase() : null);
 
+/** What parseLine says of a comment (`#` first) or an empty line: not counted, never reported. */
+export const IGNORED = Object.freeze({ ignored: true });
+
 /**
  * One line of a list (its terminator removed): { name, hex, flagged, style } for a checksum
  * line; { name, hex: null } for a `SHA1 (<name>) = ` line whose checksum is in no form known
- * here (it names a file all the same); null for anything else ("improperly formatted").
- * Leading blanks are skipped and a final carriage return dropped, as GNU does.
+ * here (it names a file all the same); IGNORED; null for anything else ("improperly
+ * formatted"). As GNU does: a line whose very first byte is `#` is a comment, a final carriage
+ * return is dropped, what is then empty is ignored, and leading blanks are skipped (so blanks
+ * before a `#` make an improper line).
  */
 export function parseLine(line) {
+  if (line[0] === 0x23) return IGNORED;
   if (endsWith(line, Buffer.from('\r'))) line = line.subarray(0, -1);
+  if (line.length === 0) return IGNORED;
   const start = line.findIndex((b) => b !== 0x20 && b !== 0x09);
   if (start < 0) return null;
   line = line.subarray(start);

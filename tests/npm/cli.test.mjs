@@ -95,12 +95,17 @@ function lists() {
       'not a checksum line',
       '# a comment',
       '',
+      '\r',
+      ' # blanks before a comment',
+      `#${A}  abc.txt`,
+      `\\#${A}  abc.txt`,
       `${A.slice(1)}  abc.txt`,
       `\\${A}  bad\\escape`,
       `MD5 (abc.txt) = ${A}`,
       `${A}  abc.txt`,
     ].join('\n'),
     'improper.sums': 'nothing here\n\n',
+    'comments.sums': '# only comments\n\n#\r\n',
     'missing.sums': `${A}  missing\n${A}  also-missing\n`,
     'coll.sums': `${out('shattered-1.pdf')} *coll* shattered-1.pdf\n`,
     'tagonly.sums': 'SHA1 (shattered-1.pdf) = ?\nSHA1 (abc.txt) = ?\n',
@@ -113,7 +118,7 @@ function lists() {
 
 const FILES = [...COLLIDING, ...ODD.map(([n]) => n).filter((n) => n !== '-'), './-', LATIN1];
 const MODES = [[], ['-t'], ['-b'], ['--binary'], ['--tag'], ['--tag', '-b'], ['-z'], ['--tag', '-z'], ['-bz'], ['--json'], ['--no-safe-hash'], ['--reduced-round'], ['--git-blob'], ['--git-blob', '--json', '--reduced-round'], ['-j', '1'], ['-j3'], ['--jobs=2'], ['--no-s', '--red', '--js']];
-const LISTS = ['good.sums', 'mixed.sums', 'improper.sums', 'missing.sums', 'coll.sums', 'tagonly.sums', 'empty.sums', 'noeol.sums', 'latin1.sums', 'a-dir', 'missing'];
+const LISTS = ['good.sums', 'mixed.sums', 'improper.sums', 'comments.sums', 'missing.sums', 'coll.sums', 'tagonly.sums', 'empty.sums', 'noeol.sums', 'latin1.sums', 'a-dir', 'missing'];
 /** Options of --check, each over every list; then more, over the list with every kind of line. */
 const CHECKS = [[], ['--quiet'], ['--status'], ['--strict', '-w'], ['--ignore-missing']];
 const MORE_CHECKS = [['--strict'], ['--warn'], ['--quiet', '--ignore-missing'], ['--no-safe-hash'], ['--git-blob'], ['--reduced-round'], ['--sta'], ['--stri', '--qu'], ['-j2']];
