@@ -41,6 +41,8 @@ export function createApi(raw, load, loadSync) {
     }
   }
 
+  /** What a Hasher needs of the module. */
+  const engine = { RawHasher: raw.RawHasher, hashBytes: (data, flags) => raw.hashBytes(data, flags), decode };
   const many = createMany((data, lengths, flags) => raw.hashMany(data, lengths, flags), decode, hashOne);
   let backendName;
 
@@ -68,7 +70,7 @@ export function createApi(raw, load, loadSync) {
       if (gitBlob && size === undefined) {
         throw new TypeError('sha1dc: createHasher({ gitBlob: true }) needs options.size, the total size in bytes');
       }
-      return new Hasher(new raw.RawHasher(flags, size), size, decode);
+      return new Hasher(engine, flags, size);
     },
 
     async hashStream(source, options, onProgress) {

@@ -39,19 +39,35 @@ export function finish(h, size, decode) {
   return decode(h.finish());
 }
 
-/** The streaming hasher createHasher returns, over one RawHasher. */
+/**
+ * A hasher keeps its first bytes in JavaScript, up to this many, and hashes them in one call at
+ * digest(): only a longer message gets a RawHasher in wasm memory. A hasher dropped without
+ * digest() or free() then costs wasm nothing: wasm-bindgen frees a dropped RawHasher from a
+ * FinalizationRegistry, whose callbacks cannot run before a synchronous loop yields, so in such
+ * a loop the RawHashers would pile up.
+ */
+const HELD = 64 << 10;
+
+const encoder = new TextEncoder();
+
+/** The streaming hasher createHasher returns. */
 export class Hasher {
-  #raw;
+  #engine;
+  #flags;
   #size;
-  #decode;
-  #bytes = 0;
+  /** The RawHasher, once the message outgrew HELD; null before (and once spent). */
+  #raw = null;
+  /** The message while it is HELD bytes or fewer: #held[0..#length]. */
+  #held = null;
+  #length = 0;
   /** Why the hasher is spent: '' while live, 'digest' or 'free'. */
   #ended = '';
 
-  constructor(h, size, decode) {
-    this.#raw = h;
+  /** `engine` is { RawHasher, hashBytes, decode } of one loaded module. */
+  constructor(engine, flags, size) {
+    this.#engine = engine;
+    this.#flags = flags;
     this.#size = size;
-    this.#decode = decode;
   }
 
   #spent(method) {
@@ -64,14 +80,37 @@ export class Hasher {
 
   /** Adds `chunk` to the message; returns this hasher. */
   update(chunk) {
-    if (this.#raw === null) throw this.#spent('update()');
-    feed(this.#raw, toInput(chunk, 'chunk'));
+    if (this.#ended) throw this.#spent('update()');
+    let input = toInput(chunk, 'chunk');
+    if (this.#raw === null) {
+      if (typeof input === 'string') input = encoder.encode(input);
+      if (this.#length + input.length <= HELD) {
+        this.#hold(input);
+        return this;
+      }
+      this.#raw = new this.#engine.RawHasher(this.#flags, this.#size);
+      if (this.#length > 0) this.#raw.update(this.#held.subarray(0, this.#length));
+      this.#held = null;
+    }
+    feed(this.#raw, input);
     return this;
+  }
+
+  /** Appends `bytes` to the held message, growing its buffer by doubling up to HELD. */
+  #hold(bytes) {
+    const need = this.#length + bytes.length;
+    if (this.#held === null || this.#held.length < need) {
+      const grown = new Uint8Array(Math.min(HELD, Math.max(need, 2 * (this.#held?.length ?? 32))));
+      if (this.#length > 0) grown.set(this.#held.subarray(0, this.#length));
+      this.#held = grown;
+    }
+    this.#held.set(bytes, this.#length);
+    this.#length = need;
   }
 
   /** Bytes added so far. */
   get bytesHashed() {
-    return this.#raw === null ? this.#bytes : this.#raw.length();
+    return this.#raw === null ? this.#length : this.#raw.length();
   }
 
   /**
@@ -80,11 +119,16 @@ export class Hasher {
    */
   digest(encoding) {
     checkEncoding(encoding);
-    const h = this.#raw;
-    if (h === null) throw this.#spent('digest()');
-    this.#end('digest');
+    if (this.#ended) throw this.#spent('digest()');
+    const h = this.#end('digest');
+    if (h === null) {
+      const held = this.#held === null ? new Uint8Array(0) : this.#held.subarray(0, this.#length);
+      this.#held = null;
+      if (this.#size !== undefined && this.#size !== held.length) throw sizeError(this.#size, held.length);
+      return encodeResult(this.#engine.decode(this.#engine.hashBytes(held, this.#flags)), encoding);
+    }
     try {
-      return encodeResult(finish(h, this.#size, this.#decode), encoding);
+      return encodeResult(finish(h, this.#size, this.#engine.decode), encoding);
     } finally {
       h.free();
     }
@@ -92,16 +136,17 @@ export class Hasher {
 
   /** Frees the hasher without a result (also done on garbage collection). */
   free() {
-    if (this.#raw !== null) {
-      const h = this.#raw;
-      this.#end('free');
-      h.free();
-    }
+    if (this.#ended) return;
+    this.#held = null;
+    this.#end('free')?.free();
   }
 
+  /** Marks the hasher spent; its RawHasher, if it has one, for the caller to finish or free. */
   #end(why) {
-    this.#bytes = this.#raw.length();
+    const h = this.#raw;
+    if (h !== null) this.#length = h.length();
     this.#raw = null;
     this.#ended = why;
+    return h;
   }
 }

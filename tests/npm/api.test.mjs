@@ -253,6 +253,43 @@ test('createHasher: chaining, digest ends it, clear errors after', () => {
   for (const x of hs) assert.equal(x.digest().hex, ABC);
 });
 
+test('createHasher across the 64 KiB a hasher holds in JavaScript: every size and chunking gives sha1dc()\'s result', () => {
+  const cut = (n, pieces) => [0, ...Array.from({ length: pieces }, (_, i) => Math.floor((n * (i + 1)) / (pieces + 1))), n];
+  for (const n of [0, 1, 65_535, 65_536, 65_537, 200_000]) {
+    const b = bytes(n, n + 3);
+    for (const options of [undefined, { gitBlob: true, size: n }, { reducedRound: true, safeHash: false }]) {
+      const want = sha1dc(b, options && { ...options, size: undefined });
+      for (const pieces of [0, 1, 7]) {
+        const h = createHasher(options);
+        const at = cut(n, pieces);
+        for (let i = 0; i + 1 < at.length; i++) {
+          h.update(b.subarray(at[i], at[i + 1]));
+          assert.equal(h.bytesHashed, at[i + 1]);
+        }
+        assert.deepEqual(h.digest(), want, `${n} bytes in ${pieces + 1} pieces, ${JSON.stringify(options)}`);
+      }
+    }
+  }
+  // Held bytes are a copy: the caller may reuse its buffer at once.
+  const buf = new Uint8Array(3).fill(0x61);
+  const h = createHasher().update(buf);
+  buf.fill(0x62);
+  assert.equal(h.digest('hex'), plainSha1('aaa'));
+  // Strings held as UTF-8; a size mismatch found at digest() when nothing went to wasm yet.
+  assert.equal(createHasher().update('hé').update('llo').digest('hex'), plainSha1('héllo'));
+  assert.throws(() => createHasher({ size: 4 }).update('abc').digest(), { name: 'RangeError', message: /options\.size\) was 4 bytes, but 3 bytes were hashed/ });
+});
+
+test('hashers dropped without digest() or free() in a long synchronous loop do not pile up in wasm memory', () => {
+  // Before: each one held a RawHasher in wasm memory, which wasm-bindgen's FinalizationRegistry
+  // frees only once the loop yields (about 370 bytes each, and slower and slower).
+  const message = new Uint8Array(64);
+  const before = process.memoryUsage().rss;
+  for (let i = 0; i < 200_000; i++) createHasher().update(message);
+  const grown = (process.memoryUsage().rss - before) / 2 ** 20;
+  assert.ok(grown < 32, `the resident set grew by ${grown.toFixed(1)} MiB over 200,000 dropped hashers`);
+});
+
 test('gitBlob: git object ids (DERIVED.tsv), size given or taken', async () => {
   for (const { input: what, sha1_plain_hex: sha1, sha1dc_output_hex: out } of readTsv('DERIVED.tsv')) {
     const file = data(what.split('+ ')[1]);
