@@ -46,10 +46,12 @@
  *     - A context that SHA1DCInit never saw but whose bytes are zero (or do
  *       not hold this library's tag) is initialised with the defaults on
  *       first use.  Calling SHA1DCInit first is still the rule.
- *     - NULL pointers do not crash: with a NULL context every call does
- *       nothing (SHA1DCFinal returns 0); SHA1DCFinal with a NULL output
- *       writes nothing and still returns the flag; SHA1DCUpdate ignores
- *       NULL data with a non-zero length.  NULL data with length 0 is fine.
+ *     - NULL pointers: NULL data with length 0 is fine.  The others are
+ *       errors, undefined as in the reference, but this library does not
+ *       crash on them: with a NULL context every call does nothing
+ *       (SHA1DCFinal returns 0); SHA1DCFinal with a NULL output writes
+ *       nothing and still returns the flag; SHA1DCUpdate ignores NULL data
+ *       with a non-zero length.
  *     - The reference's internal sha1_compression_states() is not provided.
  *
  * Copyright the sha1dc-wasm authors.  MIT OR Apache-2.0.
