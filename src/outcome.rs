@@ -246,8 +246,8 @@ impl Detection {
     /// The report for the message whose output chain ends at `chain`.
     pub(crate) fn outcome(&self, chain: &[u32; 5]) -> Outcome {
         Outcome {
-            digest: Digest::from_state(chain),
-            sha1: Digest::from_state(self.sha1_chain.as_ref().unwrap_or(chain)),
+            digest: Digest::from_chain(chain),
+            sha1: Digest::from_chain(self.sha1_chain.as_ref().unwrap_or(chain)),
             collision: self.flagged.map(|f| Collision {
                 block: f.first_block,
                 dv: DisturbanceVector::from_index(f.first_dv),

@@ -91,9 +91,10 @@ impl Digest {
         f.pad(core::str::from_utf8(text).map_err(|_| fmt::Error)?)
     }
 
-    pub(crate) fn from_state(state: &[u32; 5]) -> Self {
+    /// The digest a chaining value stands for: its words, big-endian.
+    pub(crate) fn from_chain(chain: &[u32; 5]) -> Self {
         let mut out = [0u8; 20];
-        for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
+        for (chunk, word) in out.chunks_exact_mut(4).zip(chain) {
             chunk.copy_from_slice(&word.to_be_bytes());
         }
         Digest(out)

@@ -216,9 +216,15 @@ impl PerBlock {
                 #[cfg(target_arch = "x86_64")]
                 PerBlock::ShaNiAvx2 => x86_sha::detect_avx2(chain, blocks, reduced_round),
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-                PerBlock::PortableNeon => portable::detect_neon(chain, blocks, reduced_round),
+                PerBlock::PortableNeon => portable::detect::<core::arch::aarch64::uint32x4_t>(
+                    chain,
+                    blocks,
+                    reduced_round,
+                ),
                 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-                PerBlock::PortableSimd128 => portable::detect_simd128(chain, blocks, reduced_round),
+                PerBlock::PortableSimd128 => {
+                    portable::detect::<core::arch::wasm32::v128>(chain, blocks, reduced_round)
+                }
             }
         }
     }

@@ -1,6 +1,6 @@
 //! Detection over the portable rounds: the candidate's test in scalar, and
-//! detection one block at a time with the NEON or simd128 per-block filter
-//! on the schedule the rounds store in order.
+//! detection one block at a time with a 4-lane per-block filter on the
+//! schedule the rounds store in order.
 
 use super::{Candidates, Compressed, KeepingRounds, Rounds, recompress};
 use crate::block::{Block, InOrder};
@@ -54,36 +54,26 @@ impl KeepingRounds for Portable {
     }
 }
 
-/// Detection one block at a time with the NEON per-block filter.
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-pub(super) fn detect_neon(
+/// Detection one block at a time with the 4-lane per-block filter on
+/// vectors `V` (NEON, simd128: four consecutive steps per vector, few live
+/// vectors, no transposition).
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set.
+#[cfg_attr(
+    not(any(
+        all(target_arch = "aarch64", target_endian = "little"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
+pub(super) unsafe fn detect<V: crate::vector::Vector>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
 ) -> Option<(usize, usize)> {
     use crate::filter::per_block::mask4;
-    // SAFETY: the portable rounds need nothing, and NEON is part of aarch64.
-    unsafe {
-        super::detect_blocks::<Portable>(chain, blocks, reduced_round, |s| {
-            mask4::<core::arch::aarch64::uint32x4_t, InOrder>(s)
-        })
-    }
-}
-
-/// Detection one block at a time with the simd128 per-block filter (four
-/// consecutive steps per vector: few live vectors, no transposition).
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub(super) fn detect_simd128(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<(usize, usize)> {
-    use crate::filter::per_block::mask4;
-    // SAFETY: the portable rounds need nothing, and the module is built
-    // with simd128 (this item's cfg).
-    unsafe {
-        super::detect_blocks::<Portable>(chain, blocks, reduced_round, |s| {
-            mask4::<core::arch::wasm32::v128, InOrder>(s)
-        })
-    }
+    // SAFETY: the portable rounds need nothing; the caller checked V's
+    // instruction set.
+    unsafe { super::detect_blocks::<Portable>(chain, blocks, reduced_round, |s| mask4::<V, _>(s)) }
 }
