@@ -9,7 +9,7 @@ export const GIT_BLOB = 4;
 
 const ACCEPTED = 'a Uint8Array, ArrayBuffer, DataView, another TypedArray view, a Node Buffer or a string';
 
-export const tag = (x) => Object.prototype.toString.call(x).slice(8, -1);
+const tag = (x) => Object.prototype.toString.call(x).slice(8, -1);
 
 /** Says what `x` is, for error messages. */
 export function describe(x) {
@@ -30,11 +30,22 @@ export function describe(x) {
   }
 }
 
+/**
+ * A Blob or File, by what it has: not every runtime gives its Blob the "Blob" tag (workerd's
+ * has none).
+ */
+export function isBlobLike(x) {
+  return x !== null && typeof x === 'object' && typeof x.stream === 'function' && typeof x.size === 'number' && typeof x.arrayBuffer === 'function';
+}
+
 function describeObject(x) {
   if (Array.isArray(x)) return `an Array of length ${x.length}`;
   const t = tag(x);
   const name = x.constructor && x.constructor.name;
-  if (t === 'Blob' || t === 'File') return `a ${t} (use hashStream for a ${t})`;
+  if (isBlobLike(x)) {
+    const what = t === 'File' || name === 'File' ? 'File' : 'Blob';
+    return `a ${what} (use hashStream for a ${what})`;
+  }
   if (t === 'ReadableStream') return 'a ReadableStream (use hashStream for a stream)';
   if (typeof x[Symbol.asyncIterator] === 'function') return 'an async iterable (use hashStream for a stream)';
   return name && name !== 'Object' ? `a ${name}` : `an object (${t})`;

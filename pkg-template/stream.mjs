@@ -1,6 +1,6 @@
 // hashStream: a ReadableStream, a Blob or File, or an async iterable of chunks (Node streams),
 // hashed chunk by chunk in constant memory, with progress and an AbortSignal.
-import { STREAM_OPTION_NAMES, describe, parseOptions, tag, toInput } from './input.mjs';
+import { STREAM_OPTION_NAMES, describe, isBlobLike, parseOptions, toInput } from './input.mjs';
 import { feed, finish } from './hasher.mjs';
 
 /**
@@ -48,8 +48,7 @@ function checkArguments(source, options, onProgress) {
     throw new TypeError(`sha1dc: hashStream onProgress must be a function; got ${describe(onProgress)}`);
   }
   let { flags, size, gitBlob, signal } = parseOptions(options, 'hashStream()', STREAM_OPTION_NAMES);
-  const t = source === null || source === undefined ? '' : tag(source);
-  const isBlob = (t === 'Blob' || t === 'File') && typeof source.stream === 'function';
+  const isBlob = isBlobLike(source);
   if (!isBlob && !(source && (typeof source.getReader === 'function' || typeof source[Symbol.asyncIterator] === 'function'))) {
     throw new TypeError(
       `sha1dc: hashStream source must be a ReadableStream, a Blob or File, or an async iterable of chunks; got ${describe(source)}${

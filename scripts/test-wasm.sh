@@ -9,7 +9,8 @@
 #      page and a module Web Worker in Chromium, the packed tarball installed
 #      into a fresh project, its command `npx sha1dc-wasm` side by side with
 #      the Rust sha1dcsum, built if missing, and the API's tests again under
-#      Deno, Bun and Node 18, installed from npm when missing);
+#      Deno, Bun and Node 18, and a worker in workerd, installed from npm
+#      when missing);
 #   3. tests/bundlers, from the packed tarball: esbuild (browser bundle, Node
 #      ESM and CJS bundles), webpack 5 and Vite (build and dev server, run in
 #      Chromium), TypeScript (nodenext, bundler, Node-only lib), node --test
@@ -58,9 +59,10 @@ cd tests/npm
 if [ ! -d node_modules/typescript ] || [ ! -d node_modules/playwright-core ]; then
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --silent --no-audit --no-fund --no-package-lock
 fi
-# Deno, Bun and Node 18 for runtimes.test.mjs (their npm packages ship the
-# binaries: about 10 s and 370 MB, once).
-if [ ! -x runtimes/node_modules/.bin/deno ] || [ ! -x runtimes/node_modules/.bin/bun ] || [ ! -x runtimes/node_modules/node18/bin/node ]; then
+# Deno, Bun, workerd and Node 18 for runtimes.test.mjs (their npm packages
+# ship the binaries: about 15 s and 530 MB, once).
+if [ ! -x runtimes/node_modules/.bin/deno ] || [ ! -x runtimes/node_modules/.bin/bun ] ||
+  [ ! -x runtimes/node_modules/.bin/workerd ] || [ ! -x runtimes/node_modules/node18/bin/node ]; then
   (cd runtimes && npm install --silent --no-audit --no-fund --no-package-lock)
 fi
 if [ "$browser" = 1 ]; then

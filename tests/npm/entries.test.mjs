@@ -96,12 +96,14 @@ test('exports map: node import and require, the .wasm subpath, package.json', ()
   // inlined.
   assert.equal(pkg.exports['.'].deno, './inline.mjs');
   assert.equal(pkg.exports['.'].bun, './inline.mjs');
+  // Cloudflare's workerd compiles no wasm from bytes: the .wasm as a module import.
+  assert.equal(pkg.exports['.'].workerd, './workerd.mjs');
   assert.deepEqual(pkg.exports['.'].node, { module: './inline.mjs', import: './node.mjs', require: './node.cjs' });
   assert.equal(pkg.exports['.'].webpack, './index.mjs');
   assert.equal(pkg.exports['.'].development, './index.mjs');
   assert.equal(pkg.exports['.'].production, './index.mjs');
   assert.equal(pkg.exports['.'].default, './inline.mjs');
-  assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'deno', 'bun', 'node', 'webpack', 'development', 'production', 'default']);
+  assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'deno', 'bun', 'workerd', 'node', 'webpack', 'development', 'production', 'default']);
   assert.equal(pkg.exports['./file'].default, './index.mjs');
   assert.equal(pkg.exports['./inline'].default, './inline.mjs');
   assert.deepEqual(pkg.bin, { 'sha1dc-wasm': './cli.mjs' });

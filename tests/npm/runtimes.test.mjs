@@ -3,7 +3,8 @@
 // missing). Each runs api.test.mjs and many.test.mjs (the API; the other test files drive Node
 // itself: its flags, npm, npx, Chromium) on the entry its `exports` conditions pick, and a
 // program that imports the installed package by name and needs no permission at all. Deno also
-// type-checks uses of the declarations under its own library.
+// type-checks uses of the declarations under its own library. Cloudflare's workerd (no node:
+// modules to run the test files) runs a worker on the entry wrangler's conditions pick.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -85,4 +86,53 @@ test('deno check: the declarations under Deno\'s own library (its AbortSignal ca
   );
   const r = run('deno', ['check', 'uses.ts'], app.app);
   assert.equal(r.status, 0, r.out);
+});
+
+/** The target of an `exports` entry for a runtime that reads `conditions`: the first key in the entry's own order that it reads. */
+function resolveExports(entry, conditions) {
+  if (typeof entry === 'string') return entry;
+  for (const [key, target] of Object.entries(entry)) {
+    if (conditions.includes(key)) return resolveExports(target, conditions);
+  }
+  return null;
+}
+
+test('workerd: a worker on the entry wrangler\'s conditions pick (workerd, worker, browser), the .wasm imported as a module', { skip: missing('workerd') }, () => {
+  const pkgDir = join(app.app, 'node_modules/sha1dc-wasm');
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  const entry = resolveExports(pkg.exports['.'], ['workerd', 'worker', 'browser', 'import', 'default']);
+  assert.equal(entry, './workerd.mjs');
+  // workerd resolves no package: every file of it is a module, named by its path.
+  const modules = pkg.files
+    .filter((f) => /\.(mjs|js|wasm)$/.test(f))
+    .map((f) => `(name = "node_modules/sha1dc-wasm/${f}", ${f.endsWith('.wasm') ? 'wasm' : 'esModule'} = embed "node_modules/sha1dc-wasm/${f}")`);
+  const shattered = JSON.stringify([...readFileSync(join(DATA, 'shattered-1.prefix320.bin'))]);
+  writeFileSync(
+    join(app.app, 'worker.mjs'),
+    `import { sha1dc, sha1dcMany, createHasher, hashStream, backend } from './node_modules/sha1dc-wasm/${entry.slice(2)}';
+     export default {
+       async test() {
+         const shattered = new Uint8Array(${shattered});
+         const got = {
+           abc: sha1dc('abc').hex, hasher: createHasher().update('ab').update('c').digest('hex'),
+           streamed: (await hashStream(new Blob(['a', 'bc']))).hex, backend: backend(),
+           collision: sha1dc(shattered).collision, many: sha1dcMany(['abc', shattered]).map((r) => r.collision && r.collision.dv),
+         };
+         const want = { abc: '${ABC}', hasher: '${ABC}', streamed: '${ABC}', backend: 'simd128', collision: { offset: 256, block: 4, dv: 'II(52,0)', count: 1 }, many: [null, 'II(52,0)'] };
+         if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error('got ' + JSON.stringify(got));
+       },
+     };`,
+  );
+  writeFileSync(
+    join(app.app, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+     const config :Workerd.Config = (services = [(name = "main", worker = .worker)]);
+     const worker :Workerd.Worker = (
+       modules = [(name = "worker.mjs", esModule = embed "worker.mjs"), ${modules.join(', ')}],
+       compatibilityDate = "2024-09-23",
+     );`,
+  );
+  const r = run('workerd', ['test', 'config.capnp'], app.app);
+  assert.equal(r.status, 0, r.out);
+  assert.match(r.out, /PASS/);
 });

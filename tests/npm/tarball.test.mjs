@@ -54,6 +54,7 @@ test('npm pack, npm install, import and require', () => {
     'wasm/sha1dc_wasm_bg.wasm',
     'wasm/sha1dc_wasm_inline.js',
     'wasm/sha1dc_wasm_node.cjs',
+    'workerd.mjs',
   ]);
   assert.ok(existsSync(join(app, 'node_modules/sha1dc-wasm/wasm/sha1dc_wasm_bg.wasm')));
   assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')), ['sha1dc-wasm']);
