@@ -60,8 +60,8 @@ fn builder(flags: u32) -> Builder {
 /// in the content when that differs from the block's own (a git blob).
 /// Without a collision, only the digest (the first 20 bytes; the plain
 /// SHA-1 is the same): V8 allocates a typed array of at most 64 bytes in
-/// its heap, a larger one off-heap, which cost 300 ns a call, more than
-/// hashing a short message.
+/// its heap and a larger one off-heap, which costs more than hashing a
+/// short message (bench-wasm/README.md has the figures).
 fn encode(outcome: &Outcome, content_offset: Option<u64>) -> Vec<u8> {
     if outcome.collision().is_none() {
         return outcome.digest().as_bytes().to_vec();

@@ -282,7 +282,7 @@ test('createHasher across the 64 KiB a hasher holds in JavaScript: every size an
 
 test('hashers dropped without digest() or free() in a long synchronous loop do not pile up in wasm memory', () => {
   // Before: each one held a RawHasher in wasm memory, which wasm-bindgen's FinalizationRegistry
-  // frees only once the loop yields (about 370 bytes each, and slower and slower).
+  // frees only once the loop yields, and each next one came slower.
   const message = new Uint8Array(64);
   const before = process.memoryUsage().rss;
   for (let i = 0; i < 200_000; i++) createHasher().update(message);

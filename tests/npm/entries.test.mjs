@@ -1,12 +1,15 @@
 // The other entry points: CommonJS, the browser/default ES module (loaded in
 // Node with each form init() accepts), the exports map, a worker thread.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { PKG_DIR } from '../shared.mjs';
+import { PKG_DIR, ROOT } from '../shared.mjs';
 
 const pkgUrl = pathToFileURL(PKG_DIR).href;
 
@@ -149,5 +152,26 @@ test('a worker thread (the Web Worker pattern): Node entry and browser entry', a
     w.postMessage(buf, [buf.buffer]);
     assert.deepEqual(await reply, { hex: ABC, backend: 'simd128' }, what);
     await w.terminate();
+  }
+});
+
+test('each module of the API has a CommonJS twin with the same exports; assemble.mjs refuses a form it cannot rewrite', async () => {
+  for (const name of ['core', 'input', 'result', 'hasher', 'many', 'stream']) {
+    const esm = await import(`${pkgUrl}/${name}.mjs`);
+    const cjs = require(`${PKG_DIR}/${name}.cjs`);
+    assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort(), name);
+  }
+  const work = mkdtempSync(join(tmpdir(), 'sha1dc-wasm-assemble-'));
+  try {
+    cpSync(join(ROOT, 'pkg-template'), join(work, 'template'), { recursive: true });
+    cpSync(join(PKG_DIR, 'wasm'), join(work, 'out', 'wasm'), { recursive: true });
+    const assemble = () => spawnSync(process.execPath, [join(work, 'template', 'assemble.mjs'), join(work, 'out')], { encoding: 'utf8' });
+    assert.equal(assemble().status, 0);
+    appendFileSync(join(work, 'template', 'many.mjs'), 'export default 42;\n');
+    const r = assemble();
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^assemble: many\.mjs:\d+: only one-line sibling imports and exported functions, classes and consts can be made CommonJS: export default 42;/);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 });
