@@ -71,6 +71,18 @@ for (const [name, { entry, tests, run: runArgs }] of Object.entries(RUNTIMES)) {
   });
 }
 
+test('node18: the command gives what it gives under this Node', { skip: missing('node18') }, () => {
+  const cli = join(app.app, 'node_modules/sha1dc-wasm/cli.mjs');
+  const shattered = join(DATA, 'shattered-1.prefix320.bin');
+  writeFileSync(join(app.app, 'sums'), `${'0'.repeat(40)}  main.mjs\n# comment\nnot a line\n`);
+  for (const args of [['--json', shattered, 'main.mjs', 'missing'], ['-c', '-w', 'sums'], ['--bogus']]) {
+    const want = spawnSync(process.execPath, [cli, ...args], { cwd: app.app, encoding: 'utf8' });
+    const got = run('node18', [cli, ...args], app.app);
+    assert.equal(got.status, want.status, args.join(' '));
+    assert.equal(got.out, want.stdout + want.stderr, args.join(' '));
+  }
+});
+
 test('deno check: the declarations under Deno\'s own library (its AbortSignal cannot be constructed)', { skip: missing('deno') }, () => {
   writeFileSync(
     join(app.app, 'uses.ts'),
