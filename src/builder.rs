@@ -134,44 +134,56 @@ impl Builder {
     /// chain, so this beats hashing them one by one when there are many;
     /// the last few messages of a batch finish on the single stream.
     ///
-    /// # Panics
-    /// When `out` and `messages` differ in length.
+    /// The messages are any slice of byte containers (`&[&[u8]]`,
+    /// `&Vec<Vec<u8>>`, `&[String]`...). An `out` of another length than
+    /// `messages` is an error, and nothing is hashed.
     ///
     /// ```
     /// use sha1dc_wasm::{Hasher, Outcome};
     ///
     /// let messages: [&[u8]; 3] = [b"abc", b"", include_bytes!("../tests/data/sha-mbles-1.bin")];
     /// let mut out = [Outcome::default(); 3];
-    /// Hasher::builder().hash_many_into(&messages, &mut out);
+    /// Hasher::builder().hash_many_into(&messages, &mut out)?;
     /// assert_eq!(out[0], sha1dc_wasm::hash(b"abc"));
     /// assert!(out[2].collision().is_some());
+    ///
+    /// let err = Hasher::builder().hash_many_into(&messages, &mut out[..2]).unwrap_err();
+    /// assert_eq!((err.inputs(), err.outputs()), (3, 2));
+    /// # Ok::<(), sha1dc_wasm::SliceLengthError>(())
     /// ```
-    pub fn hash_many_into(&self, messages: &[&[u8]], out: &mut [Outcome]) {
-        assert_eq!(messages.len(), out.len(), "one outcome per message");
+    pub fn hash_many_into<M: AsRef<[u8]>>(
+        &self,
+        messages: &[M],
+        out: &mut [Outcome],
+    ) -> Result<(), SliceLengthError> {
+        SliceLengthError::check(messages.len(), out.len())?;
         let backend = self.chosen_backend();
-        batch::hash(backend, self.config, &|i| Message::plain(messages[i]), out);
+        let message = |i: usize| Message::plain(messages[i].as_ref());
+        batch::hash(backend, self.config, &message, out);
+        Ok(())
     }
 
     /// [`hash_many_into`](Self::hash_many_into) into a new vector.
     ///
     /// ```
-    /// let outcomes = sha1dc_wasm::Hasher::builder().hash_many(&[b"a", b"b"]);
-    /// assert_eq!(outcomes[1], sha1dc_wasm::hash(b"b"));
+    /// let messages: Vec<Vec<u8>> = vec![b"a".to_vec(), b"bc".to_vec()];
+    /// let outcomes = sha1dc_wasm::Hasher::builder().hash_many(&messages);
+    /// assert_eq!(outcomes[1], sha1dc_wasm::hash(b"bc"));
     /// ```
     #[cfg(feature = "std")]
-    pub fn hash_many(&self, messages: &[&[u8]]) -> Vec<Outcome> {
+    pub fn hash_many<M: AsRef<[u8]>>(&self, messages: &[M]) -> Vec<Outcome> {
         let mut out = vec![Outcome::default(); messages.len()];
-        self.hash_many_into(messages, &mut out);
+        let backend = self.chosen_backend();
+        let message = |i: usize| Message::plain(messages[i].as_ref());
+        batch::hash(backend, self.config, &message, &mut out);
         out
     }
 
     /// Hashes many git objects of one kind (each `<kind> <len>\0` then its
     /// content), as [`hash_many_into`](Self::hash_many_into) does messages:
     /// `out[i]` is what [`git::hash_object`](crate::git::hash_object) gives
-    /// for `contents[i]` with these options.
-    ///
-    /// # Panics
-    /// When `out` and `contents` differ in length.
+    /// for `contents[i]` with these options. An `out` of another length
+    /// than `contents` is an error, and nothing is hashed.
     ///
     /// ```
     /// use sha1dc_wasm::git::{ObjectKind, hash_object};
@@ -181,13 +193,13 @@ impl Builder {
     /// assert_eq!(ids[1].id().to_string(), "ce013625030ba8dba906f756967f9e9ca394464a");
     /// assert_eq!(ids[0], hash_object(ObjectKind::Blob, b""));
     /// ```
-    pub fn hash_objects_into(
+    pub fn hash_objects_into<M: AsRef<[u8]>>(
         &self,
         kind: ObjectKind,
-        contents: &[&[u8]],
+        contents: &[M],
         out: &mut [ObjectOutcome],
-    ) {
-        assert_eq!(contents.len(), out.len(), "one outcome per object");
+    ) -> Result<(), SliceLengthError> {
+        SliceLengthError::check(contents.len(), out.len())?;
         // Hashed in chunks, so that the outcomes can be converted without
         // an allocation.
         const CHUNK: usize = 256;
@@ -198,22 +210,28 @@ impl Builder {
             batch::hash(
                 backend,
                 self.config,
-                &|i| Message::object(kind, contents[i]),
+                &|i| Message::object(kind, contents[i].as_ref()),
                 outcomes,
             );
             for ((o, outcome), content) in out.iter_mut().zip(outcomes).zip(contents) {
-                let header_len = Message::object(kind, content).header_len();
+                let header_len = Message::object(kind, content.as_ref()).header_len();
                 *o = ObjectOutcome::from_parts(*outcome, header_len);
             }
         }
+        Ok(())
     }
 
     /// [`hash_objects_into`](Self::hash_objects_into) into a new vector.
     #[cfg(feature = "std")]
-    pub fn hash_objects(&self, kind: ObjectKind, contents: &[&[u8]]) -> Vec<ObjectOutcome> {
+    pub fn hash_objects<M: AsRef<[u8]>>(
+        &self,
+        kind: ObjectKind,
+        contents: &[M],
+    ) -> Vec<ObjectOutcome> {
         let placeholder = ObjectOutcome::from_parts(Outcome::default(), 0);
         let mut out = vec![placeholder; contents.len()];
-        self.hash_objects_into(kind, contents, &mut out);
+        // Of the same length by construction.
+        let _ = self.hash_objects_into(kind, contents, &mut out);
         out
     }
 }
@@ -222,10 +240,51 @@ impl Builder {
 /// [`Builder::hash_many_into`](crate::Builder::hash_many_into).
 ///
 /// ```
-/// let outcomes = sha1dc_wasm::hash_many(&[b"abc", b"def"]);
+/// let outcomes = sha1dc_wasm::hash_many(&["abc", "defg"]);
 /// assert_eq!(outcomes[0], sha1dc_wasm::hash(b"abc"));
 /// ```
 #[cfg(feature = "std")]
-pub fn hash_many(messages: &[&[u8]]) -> Vec<Outcome> {
+pub fn hash_many<M: AsRef<[u8]>>(messages: &[M]) -> Vec<Outcome> {
     crate::Builder::default().hash_many(messages)
 }
+
+/// An output slice of another length than the input slice it was given
+/// for ([`Builder::hash_many_into`], [`Builder::hash_objects_into`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SliceLengthError {
+    inputs: usize,
+    outputs: usize,
+}
+
+impl SliceLengthError {
+    fn check(inputs: usize, outputs: usize) -> Result<(), Self> {
+        if inputs == outputs {
+            Ok(())
+        } else {
+            Err(SliceLengthError { inputs, outputs })
+        }
+    }
+
+    /// How many messages (or objects) were given.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// How many outcomes the output slice had room for.
+    pub fn outputs(&self) -> usize {
+        self.outputs
+    }
+}
+
+impl core::fmt::Display for SliceLengthError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{} inputs but room for {} outcomes: the output slice must be as long as the input",
+            self.inputs, self.outputs
+        )
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for SliceLengthError {}

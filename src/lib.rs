@@ -30,7 +30,8 @@
 //!   [`std::error::Error`] for the error types;
 //! - `digest`: the RustCrypto traits (`digest` 0.11, re-exported as
 //!   `sha1dc_wasm::digest`) for [`Hasher`], so it drops into
-//!   code generic over [`digest::Digest`](https://docs.rs/digest/0.11); see
+//!   code generic over [`digest::Digest`](https://docs.rs/digest/0.11), or
+//!   boxed as a `DynDigest` (its boxed methods need `std` too); see
 //!   [`Hasher`] for what the traits return.
 //!
 //! Git object ids (`<type> <len>\0` before the content) are in [`git`].
@@ -73,9 +74,9 @@ mod vector;
 #[cfg(feature = "digest")]
 pub use ::digest;
 pub use backend::{BackendError, available_backends};
-pub use builder::Builder;
 #[cfg(feature = "std")]
 pub use builder::hash_many;
+pub use builder::{Builder, SliceLengthError};
 pub use dv::{DisturbanceVector, DvKind};
 pub use outcome::{Collision, CollisionBlock, Outcome};
 pub use output::{Digest, ParseDigestError};
@@ -117,7 +118,8 @@ pub fn hash(data: &[u8]) -> Outcome {
 ///
 /// With the `digest` feature it implements RustCrypto's `Default`,
 /// `Update`, `FixedOutput`, `FixedOutputReset`, `Reset`, `HashMarker` and
-/// `OutputSizeUser` (so `digest::Digest` and `DynDigest` too). Their output
+/// `OutputSizeUser` (so `digest::Digest` and `DynDigest` too, with its boxed
+/// `finalize` and `box_clone` when `std` is on). Their output
 /// is [`Outcome::digest`]: the safe hash when a collision is detected (the
 /// default), so generic code never stores the shared SHA-1 of a colliding
 /// pair as if it named one file. The traits have no place for the report:

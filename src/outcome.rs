@@ -54,7 +54,18 @@ impl Outcome {
 }
 
 /// Where a collision was detected: the first flagged block, and how many were.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// `{:?}` shows what a person debugging needs: the block, its offset, the
+/// DV's name and the count.
+///
+/// ```
+/// let outcome = sha1dc_wasm::hash(include_bytes!("../tests/data/sha-mbles-1.bin"));
+/// assert_eq!(
+///     format!("{:?}", outcome.collision().unwrap()),
+///     "Collision { block: 9, offset: 576, dv: II(52,0), count: 1 }"
+/// );
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Collision {
     pub(crate) block: u64,
     pub(crate) dv: DisturbanceVector,
@@ -80,6 +91,17 @@ impl Collision {
     /// How many blocks were flagged in all (1 for each public collision).
     pub fn count(&self) -> u64 {
         self.count
+    }
+}
+
+impl core::fmt::Debug for Collision {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Collision")
+            .field("block", &self.block)
+            .field("offset", &self.offset())
+            .field("dv", &self.dv)
+            .field("count", &self.count)
+            .finish()
     }
 }
 

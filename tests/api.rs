@@ -238,3 +238,43 @@ fn setters_change_the_options_and_reset_keeps_them() {
         "{shown}"
     );
 }
+
+/// `{:?}` of an outcome shows what a person debugging needs: the digests
+/// in hex, and for a collision the block, its offset and the DV's name.
+#[test]
+fn outcome_debug_names_the_dv_and_the_offset() {
+    let outcome = sha1dc_wasm::hash(include_bytes!("data/shattered-1.prefix320.bin"));
+    let shown = format!("{outcome:?}");
+    assert!(
+        shown.contains("Collision { block: 4, offset: 256, dv: II(52,0), count: 1 }"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("sha1: Digest(f92d74e3874587aaf443d1db961d4e26dde13e9c)"),
+        "{shown}"
+    );
+    assert!(!shown.contains("index"), "{shown}");
+}
+
+/// A backend asked for by a wrong name: the error names it and the
+/// backends this CPU runs.
+#[test]
+fn backend_error_names_the_name_and_the_choices() {
+    let err = Hasher::builder().backend("sha-ni+avx1024").unwrap_err();
+    assert_eq!(err.name(), "sha-ni+avx1024");
+    let shown = err.to_string();
+    let choices: Vec<&str> = sha1dc_wasm::available_backends().collect();
+    assert_eq!(
+        shown,
+        format!(
+            "no backend named \"sha-ni+avx1024\"; this CPU runs: {}",
+            choices.join(", ")
+        )
+    );
+    let long = "x".repeat(100);
+    assert_eq!(
+        Hasher::builder().backend(&long).unwrap_err().name().len(),
+        40
+    );
+    assert!(format!("{err:?}").contains("\"sha-ni+avx1024\""));
+}

@@ -8,7 +8,11 @@
 //!   functions only, none of the npm package's bindings, and the library
 //!   pulls in no wasm-bindgen to clash with the module's own;
 //! - a program run with `SHA1DC_BACKEND` set to any name ignores it: the
-//!   library never reads the environment.
+//!   library never reads the environment;
+//! - a program with the `digest` feature and no `digest` dependency of its
+//!   own boxes a hasher as a `DynDigest`, clones and finishes it (the boxed
+//!   methods need digest's `alloc`, which the library's `std` turns on; in
+//!   this crate's own tests another dependency turns it on anyway).
 //!
 //! The builds share target/dependents and run offline (the dependencies are
 //! the library's own, already fetched for this workspace).
@@ -232,4 +236,19 @@ fn library_ignores_sha1dc_backend_in_a_program() {
             "SHA1DC_BACKEND={value}"
         );
     }
+}
+
+#[test]
+fn dyn_digest_works_through_the_reexport() {
+    if !have_fixtures() {
+        return;
+    }
+    let o = cargo(&fixture("digest-app"), &["run", "--quiet"]);
+    assert_success("digest-app", &o);
+    let want = format!(
+        "{} {}\n",
+        sha1dc_wasm::hash(b"abc").digest(),
+        sha1dc_wasm::hash(b"abx").digest()
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), want);
 }

@@ -77,3 +77,24 @@ fn dyn_digest_and_the_outcome() {
     let as_output: digest::Output<Hasher> = outcome.digest().into();
     assert_eq!(as_output[..], outcome.digest().as_bytes()[..]);
 }
+
+/// `DynDigest` as advertised, through the re-export: boxed, cloned with
+/// `box_clone`, finished with `finalize` (digest's `alloc`, which the
+/// `std` feature turns on).
+#[test]
+fn dyn_digest_through_the_reexport() {
+    let mut boxed: Box<dyn DynDigest> = Box::new(Hasher::new());
+    DynDigest::update(boxed.as_mut(), b"ab");
+    let mut copy = boxed.box_clone();
+    DynDigest::update(boxed.as_mut(), b"c");
+    assert_eq!(
+        boxed.finalize()[..],
+        sha1dc_wasm::hash(b"abc").digest().as_bytes()[..]
+    );
+    DynDigest::update(copy.as_mut(), b"x");
+    assert_eq!(
+        copy.finalize_reset()[..],
+        sha1dc_wasm::hash(b"abx").digest().as_bytes()[..]
+    );
+    assert_eq!(copy.output_size(), 20);
+}

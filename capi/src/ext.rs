@@ -135,7 +135,12 @@ pub unsafe extern "C" fn SHA1DCHashMany(
                 // `lens[i]` readable bytes.
                 *m = unsafe { bytes(data[start + i].cast(), lens[start + i]) }.unwrap_or(&[]);
             }
-            builder.hash_many_into(&messages[..n], &mut outcomes[..n]);
+            if builder
+                .hash_many_into(&messages[..n], &mut outcomes[..n])
+                .is_err()
+            {
+                return -1;
+            }
             for (i, outcome) in outcomes[..n].iter().enumerate() {
                 let collided = outcome.collision().is_some();
                 any |= collided;

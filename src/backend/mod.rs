@@ -115,11 +115,11 @@ impl Backend {
     pub(crate) fn by_name(name: &str) -> Result<&'static Backend, BackendError> {
         let backend = all()
             .find(|b| b.name == name)
-            .ok_or(BackendError { unsupported: false })?;
+            .ok_or(BackendError::new(name, false))?;
         if (backend.supported)() {
             Ok(backend)
         } else {
-            Err(BackendError { unsupported: true })
+            Err(BackendError::new(name, true))
         }
     }
 }
@@ -134,26 +134,83 @@ pub fn available_backends() -> impl Iterator<Item = &'static str> {
 }
 
 /// A backend was asked for by a name this build does not know, or one whose
-/// instructions this CPU lacks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// instructions this CPU lacks. It names the name asked for and, shown, the
+/// backends this CPU runs.
+///
+/// ```
+/// let err = sha1dc_wasm::Hasher::builder().backend("sha3").unwrap_err();
+/// assert_eq!(err.name(), "sha3");
+/// assert!(!err.is_unsupported());
+/// assert!(err.to_string().starts_with("no backend named \"sha3\"; this CPU runs: "));
+/// assert!(err.to_string().ends_with("portable"));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct BackendError {
     unsupported: bool,
+    /// The name asked for, cut at a character boundary to fit (no heap).
+    name: [u8; NAME_MAX],
+    len: u8,
 }
 
+/// The longest name a [`BackendError`] keeps, in bytes.
+const NAME_MAX: usize = 40;
+
 impl BackendError {
+    fn new(name: &str, unsupported: bool) -> Self {
+        let mut len = name.len().min(NAME_MAX);
+        while !name.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut kept = [0u8; NAME_MAX];
+        kept[..len].copy_from_slice(&name.as_bytes()[..len]);
+        BackendError {
+            unsupported,
+            name: kept,
+            len: len as u8,
+        }
+    }
+
     /// True when the backend exists but this CPU cannot run it.
     pub fn is_unsupported(&self) -> bool {
         self.unsupported
     }
+
+    /// The name asked for (its first 40 bytes).
+    pub fn name(&self) -> &str {
+        core::str::from_utf8(&self.name[..usize::from(self.len)]).unwrap_or_default()
+    }
 }
 
+impl fmt::Debug for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BackendError")
+            .field("name", &self.name())
+            .field("unsupported", &self.unsupported)
+            .finish()
+    }
+}
+
+/// `no backend named "x"` or `this CPU lacks the instructions backend "x"
+/// needs`, then the names this CPU runs.
 impl fmt::Display for BackendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.unsupported {
-            f.write_str("this CPU lacks the instructions that backend needs")
+            write!(
+                f,
+                "this CPU lacks the instructions backend {:?} needs",
+                self.name()
+            )?;
         } else {
-            f.write_str("no backend has that name")
+            write!(f, "no backend named {:?}", self.name())?;
         }
+        f.write_str("; this CPU runs: ")?;
+        for (i, name) in available_backends().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(name)?;
+        }
+        Ok(())
     }
 }
 

@@ -37,7 +37,7 @@ pub(crate) struct Dv {
 /// assert_eq!((dv.kind(), dv.k(), dv.b()), (sha1dc_wasm::DvKind::II, 52, 0));
 /// assert_eq!(dv.to_string(), "II(52,0)");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DisturbanceVector {
     index: u8,
 }
@@ -95,5 +95,12 @@ impl fmt::Display for DisturbanceVector {
             DvKind::II => "II",
         };
         write!(f, "{kind}({},{})", self.k(), self.b())
+    }
+}
+
+/// Its name, as `Display` writes it: `II(52,0)`.
+impl fmt::Debug for DisturbanceVector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
