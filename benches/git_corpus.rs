@@ -7,6 +7,9 @@
 //! scripts/git-corpus.sh                       # builds a corpus repository, runs this
 //! cargo bench --bench git_corpus -- REPO      # any repository (default: this one)
 //! ```
+// Built with the dev-dependencies, whose peers need Rust 1.87: not with
+// the library's rust-version.
+#![allow(clippy::incompatible_msrv)]
 
 mod common;
 use common::median;

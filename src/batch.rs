@@ -72,7 +72,7 @@ impl<'a> Message<'a> {
 
     /// Blocks with the padding: the 0x80 byte and the 8-byte bit length.
     fn blocks(&self) -> u64 {
-        (self.len() + 9).div_ceil(64)
+        (self.len() + 9 + 63) / 64
     }
 
     /// Block `i` of the padded message.
@@ -127,7 +127,7 @@ impl<'a> Lane<'a> {
             message,
             next: 0,
             blocks: message.blocks(),
-            direct: (header.div_ceil(64), end / 64),
+            direct: ((header + 63) / 64, end / 64),
             detection: Detection::default(),
         }
     }
@@ -140,7 +140,12 @@ impl<'a> Lane<'a> {
         let i = self.next;
         if self.direct.0 <= i && i < self.direct.1 {
             let at = (i * 64 - self.message.header.as_bytes().len() as u64) as usize;
-            if let Some(block) = self.message.content.get(at..).and_then(|c| c.first_chunk()) {
+            if let Some(Ok(block)) = self
+                .message
+                .content
+                .get(at..at + 64)
+                .map(<&Block>::try_from)
+            {
                 *out = *block;
                 return;
             }
@@ -230,9 +235,12 @@ unsafe fn hash_n<V: Vector, const N: usize>(
         let mut waiting = true;
         for (j, lane) in lanes.iter_mut().enumerate() {
             if lane.is_none() {
-                let Some((slot, message)) = queue.next() else {
-                    waiting = false;
-                    continue;
+                let (slot, message) = match queue.next() {
+                    Some(next) => next,
+                    None => {
+                        waiting = false;
+                        continue;
+                    }
                 };
                 *lane = Some(Lane::new(slot, message));
                 chains.out.set_lane(j, &IV);
@@ -376,7 +384,10 @@ fn settle<const N: usize>(
     out: &mut [Outcome],
 ) {
     for (j, slot) in lanes.iter_mut().enumerate() {
-        let Some(lane) = slot else { continue };
+        let lane = match slot {
+            Some(lane) => lane,
+            None => continue,
+        };
         let block = &blocks[j];
         if let Some(sha1_chain) = &mut lane.detection.sha1_chain {
             backend
@@ -472,7 +483,7 @@ mod tests {
                     header,
                     content: &whole[header_len..],
                 };
-                let (full, tail) = whole.as_chunks::<64>();
+                let (full, tail) = crate::block::split_blocks(whole);
                 let (pad, count) = crate::block::padding(tail, len as u64);
                 let want: Vec<Block> = full
                     .iter()

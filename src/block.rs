@@ -5,6 +5,18 @@
 /// A message block: 64 bytes.
 pub(crate) type Block = [u8; 64];
 
+/// `data` as its whole blocks and the bytes after them (what
+/// `<[u8]>::as_chunks::<64>` gives from Rust 1.88).
+#[inline(always)]
+pub(crate) fn split_blocks(data: &[u8]) -> (&[Block], &[u8]) {
+    let count = data.len() / 64;
+    let (whole, rest) = data.split_at(count * 64);
+    // SAFETY: `whole` is `count * 64` bytes, and a `Block` is 64 bytes with
+    // alignment 1.
+    let blocks = unsafe { core::slice::from_raw_parts(whole.as_ptr().cast::<Block>(), count) };
+    (blocks, rest)
+}
+
 /// The 16 big-endian message words of a block.
 #[inline(always)]
 pub(crate) fn load_words(block: &Block) -> [u32; 16] {
@@ -112,10 +124,9 @@ pub(crate) fn padding(tail: &[u8], len: u64) -> ([Block; 2], usize) {
     let mut blocks = [[0u8; 64]; 2];
     let n = tail.len();
     debug_assert!(n < 64);
-    let flat = blocks.as_flattened_mut();
-    flat[..n].copy_from_slice(tail);
-    flat[n] = 0x80;
+    blocks[0][..n].copy_from_slice(tail);
+    blocks[0][n] = 0x80;
     let count = if n < 56 { 1 } else { 2 };
-    flat[count * 64 - 8..count * 64].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
+    blocks[count - 1][56..].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
     (blocks, count)
 }

@@ -145,7 +145,7 @@ impl Engine {
             small[n] = block;
             n += 1;
         }
-        let (blocks, rest) = data.as_chunks::<64>();
+        let (blocks, rest) = block::split_blocks(data);
         // Everything but the last whole block now; that one is held.
         if let Some((last, before)) = blocks.split_last() {
             self.process(&small[..n], report);
@@ -201,7 +201,7 @@ impl Engine {
         if let Some(block) = filled {
             self.process(&[block], report);
         }
-        let (blocks, rest) = data.as_chunks::<64>();
+        let (blocks, rest) = block::split_blocks(data);
         if !blocks.is_empty() {
             self.process(blocks, report);
         }
@@ -212,7 +212,7 @@ impl Engine {
     /// buffer, nothing held back), then the padding.
     pub(crate) fn hash_all(mut self, data: &[u8]) -> Outcome {
         debug_assert_eq!(self.len, 0);
-        let (blocks, tail) = data.as_chunks::<64>();
+        let (blocks, tail) = block::split_blocks(data);
         self.len = data.len() as u64;
         let none = &mut Reporter::none();
         self.process(blocks, none);
@@ -311,9 +311,9 @@ impl Engine {
         let mut rest = blocks;
         loop {
             let start = self.chain;
-            let Some((i, dv)) = form.detect(&mut self.chain, rest, self.config.reduced_round)
-            else {
-                break;
+            let (i, dv) = match form.detect(&mut self.chain, rest, self.config.reduced_round) {
+                Some(found) => found,
+                None => break,
             };
             // The chain into the flagged block, only for a report: the
             // blocks before it compressed again from the call's start.
@@ -348,7 +348,10 @@ impl Engine {
             reduced_round: self.config.reduced_round,
         };
         let found = detect::compress_candidate(self.backend.compressor, &mut self.chain, block, c);
-        found.is_some_and(|dv| self.on_collision(block, index, dv, chain_in, report))
+        match found {
+            Some(dv) => self.on_collision(block, index, dv, chain_in, report),
+            None => false,
+        }
     }
 
     /// The rare path: the report, if one is wanted (from `chain_in`, the

@@ -28,7 +28,8 @@
 //!
 //! - `std` (default): [`std::io::Write`] for [`Hasher`], and
 //!   [`std::error::Error`] for the error types;
-//! - `digest`: the RustCrypto traits (`digest` 0.11, re-exported as
+//! - `digest`: the RustCrypto traits (`digest` 0.11, which needs Rust 1.85
+//!   where the rest of the crate builds with 1.63; re-exported as
 //!   `sha1dc_wasm::digest`) for [`Hasher`], so it drops into
 //!   code generic over [`digest::Digest`](https://docs.rs/digest/0.11), or
 //!   boxed as a `DynDigest` (its boxed methods need `std` too); see
@@ -37,6 +38,9 @@
 //! Git object ids (`<type> <len>\0` before the content) are in [`git`].
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
+// As edition 2024 has it: an `unsafe fn` body is no unsafe block, so each
+// unsafe operation sits in a block of its own with its SAFETY reason.
+#![deny(unsafe_op_in_unsafe_fn)]
 // Targets without the vector instructions the backends use run only the
 // portable backend: the per-block detection is compiled there but unused.
 #![cfg_attr(

@@ -39,7 +39,12 @@ fn the_expected_backends_exist() {
         let avx512 = std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
             && std::arch::is_x86_feature_detected!("avx512vl");
-        if avx512 {
+        if !cfg!(sha1dc_avx512) {
+            assert!(!all.iter().any(|b| b.contains("avx512")), "{all:?}");
+            println!(
+                "skipped: this compiler lacks AVX-512 (Rust 1.89): the avx512 backends are not built"
+            );
+        } else if avx512 {
             assert!(all.contains(&"avx512"), "{all:?}");
         } else {
             println!(
@@ -49,7 +54,20 @@ fn the_expected_backends_exist() {
     }
     println!("backends tested against portable: {all:?}");
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    assert!(all.contains(&"neon"), "{all:?}");
+    {
+        assert!(all.contains(&"neon"), "{all:?}");
+        let sha = cfg!(sha1dc_armv8) && std::arch::is_aarch64_feature_detected!("sha2");
+        assert_eq!(all.contains(&"armv8-sha+neon"), sha, "{all:?}");
+    }
+}
+
+/// The backends whose intrinsics came after Rust 1.63 are built by every
+/// compiler that has them (build.rs), so a new compiler loses no speed.
+#[test]
+fn every_backend_this_compiler_can_build_is_built() {
+    let minor: u32 = env!("SHA1DC_RUSTC_MINOR").parse().unwrap();
+    assert_eq!(cfg!(sha1dc_avx512), minor >= 89, "Rust 1.{minor}");
+    assert_eq!(cfg!(sha1dc_armv8), minor >= 72, "Rust 1.{minor}");
 }
 
 /// The default choice is the first available backend, or the forced one:
@@ -63,12 +81,13 @@ fn the_default_is_the_fastest_or_the_forced_backend() {
         _ => {
             assert_eq!(Some(chosen), available_backends().next());
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            if std::arch::is_aarch64_feature_detected!("sha2") {
+            if cfg!(sha1dc_armv8) && std::arch::is_aarch64_feature_detected!("sha2") {
                 assert_eq!(chosen, "armv8-sha+neon");
             }
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("sha") {
-                let avx512 = std::arch::is_x86_feature_detected!("avx512f")
+                let avx512 = cfg!(sha1dc_avx512)
+                    && std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512bw");
                 let avx2 = std::arch::is_x86_feature_detected!("avx2");
                 let want = match (avx512, avx2) {

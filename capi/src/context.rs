@@ -1,7 +1,7 @@
 //! What a `SHA1_CTX` is to C (the reference's struct, for its size and
 //! alignment) and what this library keeps in it (a [`Context`]).
 
-use std::mem::{align_of, needs_drop, size_of, ManuallyDrop};
+use std::mem::{ManuallyDrop, align_of, needs_drop, size_of};
 use std::os::raw::c_int;
 use std::ptr;
 

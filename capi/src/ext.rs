@@ -45,11 +45,7 @@ pub unsafe extern "C" fn SHA1DCInitWithOptions(ctx: *mut Sha1Ctx, options: c_uin
         let hasher = builder.unwrap_or_default().build();
         // SAFETY: NULL or a writable SHA1_CTX.
         unsafe { Context::init(ctx, hasher) };
-        if builder.is_some() {
-            0
-        } else {
-            -1
-        }
+        if builder.is_some() { 0 } else { -1 }
     })
 }
 

@@ -92,13 +92,20 @@ impl Backend {
     pub(crate) fn best() -> &'static Backend {
         #[cfg(feature = "__test-backend-env")]
         {
-            static CHOSEN: std::sync::OnceLock<&'static Backend> = std::sync::OnceLock::new();
-            CHOSEN.get_or_init(|| match std::env::var("SHA1DC_BACKEND") {
-                Ok(name) if !name.is_empty() => {
-                    Backend::by_name(&name).unwrap_or_else(|e| panic!("SHA1DC_BACKEND={name}: {e}"))
-                }
-                _ => Backend::fastest(),
-            })
+            use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+            // Its place in `all()`, read from the environment once.
+            static READ: std::sync::Once = std::sync::Once::new();
+            static CHOSEN: AtomicUsize = AtomicUsize::new(0);
+            READ.call_once(|| {
+                let chosen = match std::env::var("SHA1DC_BACKEND") {
+                    Ok(name) if !name.is_empty() => Backend::by_name(&name)
+                        .unwrap_or_else(|e| panic!("SHA1DC_BACKEND={name}: {e}")),
+                    _ => Backend::fastest(),
+                };
+                let at = all().position(|b| core::ptr::eq(b, chosen));
+                CHOSEN.store(at.unwrap_or(0), Relaxed);
+            });
+            all().nth(CHOSEN.load(Relaxed)).unwrap_or(&PORTABLE)
         }
         #[cfg(not(feature = "__test-backend-env"))]
         Backend::fastest()

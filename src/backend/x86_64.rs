@@ -10,6 +10,9 @@
 //! one block per lane, then compresses them: from there on that measured as
 //! fast or faster. A wide filter never runs inside the legacy-SSE SHA
 //! rounds (the dirty upper state).
+//!
+//! The AVX-512 backends exist in builds by a compiler that has the
+//! intrinsics (`sha1dc_avx512`, set by build.rs).
 
 use super::Backend;
 use crate::compress::Compressor::{Portable, ShaNi};
@@ -18,9 +21,11 @@ use crate::vector::Simd;
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
 cpufeatures::new!(has_avx2, "avx2");
+#[cfg(sha1dc_avx512)]
 cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl");
 
 pub(super) static BACKENDS: &[Backend] = &[
+    #[cfg(sha1dc_avx512)]
     Backend {
         name: "sha-ni+avx512",
         supported: || has_sha_ni::get() && has_avx512::get(),
@@ -42,6 +47,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         simd: Simd::Sse2,
         per_block: Some((ShaNiSse2, usize::MAX)),
     },
+    #[cfg(sha1dc_avx512)]
     Backend {
         name: "avx512",
         supported: has_avx512::get,

@@ -115,6 +115,9 @@ pub(crate) unsafe fn compress_lanes_scheduled<V: Vector>(
         macro_rules! word {
             ($t:expr) => {{
                 const T: usize = $t;
+                // Compilers before 1.70 or so check `T - 16` even where
+                // this branch is dead (T < 16).
+                #[allow(arithmetic_overflow)]
                 if T >= 65 {
                     w[T] = V::expand_word(w[T - 3], w[T - 8], w[T - 14], w[T - 16]);
                 }

@@ -2,7 +2,8 @@
 //! recompression, src/detect), and one file per way of compressing whole
 //! blocks, chosen per backend by [`Compressor`].
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
+#[clippy::msrv = "1.72"]
 pub(crate) mod aarch64_sha;
 pub(crate) mod lanes;
 pub(crate) mod portable;
@@ -36,8 +37,9 @@ pub(crate) enum Compressor {
     /// The x86 SHA extensions (x86_sha.rs).
     #[cfg(target_arch = "x86_64")]
     ShaNi,
-    /// The ARMv8 SHA-1 instructions (aarch64_sha.rs).
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    /// The ARMv8 SHA-1 instructions (aarch64_sha.rs), in builds by a
+    /// compiler that has their intrinsics (`sha1dc_armv8`, set by build.rs).
+    #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
     Armv8,
 }
 
@@ -52,7 +54,7 @@ impl Compressor {
             Compressor::ShaNi => unsafe { x86_sha::compress_blocks(chain, blocks) },
             // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
             // instructions.
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
             Compressor::Armv8 => unsafe { aarch64_sha::compress_blocks(chain, blocks) },
         }
     }

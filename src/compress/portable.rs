@@ -42,7 +42,7 @@ mod tests {
     #[test]
     fn matches_the_step_function_form() {
         let mut blocks = [[0u8; 64]; 3];
-        for (i, byte) in blocks.as_flattened_mut().iter_mut().enumerate() {
+        for (i, byte) in blocks.iter_mut().flatten().enumerate() {
             *byte = (i as u8).wrapping_mul(151).wrapping_add(7);
         }
         let mut want = IV;

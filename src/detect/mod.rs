@@ -15,7 +15,8 @@
 //! candidate ([`compress_candidate`], [`test_candidate`]) and the loop that
 //! detects one block at a time with the per-block filter ([`PerBlock`]).
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
+#[clippy::msrv = "1.72"]
 mod aarch64_sha;
 mod portable;
 mod recompress;
@@ -95,7 +96,7 @@ pub(crate) fn compress_candidate(
         Compressor::ShaNi => unsafe { x86_sha::compress_candidate(chain, block, c) },
         // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
         // instructions.
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
         Compressor::Armv8 => unsafe { aarch64_sha::compress_candidate(chain, block, c) },
     }
 }
@@ -113,7 +114,7 @@ pub(crate) fn test_candidate(
         // SAFETY: a `ShaNi` exists only where the CPU has SHA-NI.
         #[cfg(target_arch = "x86_64")]
         Compressor::ShaNi => unsafe { x86_sha::test_candidate(compressed, block, c) },
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
         Compressor::Armv8 => recompress::test(compressed, &expand(block), c),
     }
 }

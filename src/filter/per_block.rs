@@ -39,6 +39,14 @@ const fn rev<const N: usize>(a: [u32; N]) -> [u32; N] {
     out
 }
 
+/// Fails to compile, where a table of `N` lanes is used with vectors `V`,
+/// unless `N` is a whole number of them.
+struct WholeVectors<V, const N: usize>(V);
+
+impl<V: Vector, const N: usize> WholeVectors<V, N> {
+    const CHECK: () = assert!(N % V::LANES == 0);
+}
+
 macro_rules! schedule_mask_impl {
     (
         $(#[$attr:meta])* $name:ident $n:literal
@@ -55,7 +63,7 @@ macro_rules! schedule_mask_impl {
         #[inline(always)]
         $(#[$attr])*
         pub(crate) unsafe fn $name<V: Vector, S: Schedule>(schedule: &S) -> u32 {
-            const { assert!($n % V::LANES == 0) };
+            let () = WholeVectors::<V, $n>::CHECK;
             let w = schedule.stored();
             // SAFETY (whole body): the caller guarantees V's instruction
             // set; every index is a table constant below 80 - $n.
@@ -67,8 +75,10 @@ macro_rules! schedule_mask_impl {
                 macro_rules! entry {
                     ($at:ident, $t_:literal, $f_:literal, $d_:ident $s_:literal, $m_:expr, $e_:expr, $k_:expr) => {{
                         let (m, e, k, c) = if S::MIRRORED {
-                            (const { rev($m_) }, const { rev($e_) }, const { rev($k_) },
-                             $n - $at - V::LANES)
+                            const M: [u32; $n] = rev($m_);
+                            const E: [u32; $n] = rev($e_);
+                            const K: [u32; $n] = rev($k_);
+                            (M, E, K, $n - $at - V::LANES)
                         } else {
                             ($m_, $e_, $k_, $at)
                         };

@@ -12,7 +12,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn control_blocks() -> Vec<Block> {
     let data = splitmix64_bytes(0x0123_4567_89AB_CDEF, 1 << 20);
-    let (blocks, tail) = data.as_chunks::<64>();
+    let (blocks, tail) = crate::block::split_blocks(&data);
     let mut all = blocks.to_vec();
     let (pad, n) = padding(tail, data.len() as u64);
     all.extend_from_slice(&pad[..n]);
@@ -76,7 +76,7 @@ fn filter_statistics_match_trace() {
         (include_bytes!("../../tests/data/sha-mbles-2.bin"), 9, 10),
     ];
     for (data, nonzero, bits) in cases {
-        let (blocks, tail) = data.as_chunks::<64>();
+        let (blocks, tail) = crate::block::split_blocks(data);
         let mut all = blocks.to_vec();
         let (pad, n) = padding(tail, data.len() as u64);
         all.extend_from_slice(&pad[..n]);
@@ -144,6 +144,7 @@ fn x86_per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
     } else {
         std::println!("per-block filter avx2: skipped, this CPU lacks AVX2");
     }
+    #[cfg(sha1dc_avx512)]
     if std::arch::is_x86_feature_detected!("avx512bw")
         && std::arch::is_x86_feature_detected!("avx512vl")
     {
@@ -153,6 +154,8 @@ fn x86_per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
     } else {
         std::println!("per-block filter avx512vl: skipped, this CPU lacks AVX-512BW/VL");
     }
+    #[cfg(not(sha1dc_avx512))]
+    std::println!("per-block filter avx512vl: skipped, this compiler lacks AVX-512 (Rust 1.89)");
     forms
 }
 
@@ -183,10 +186,10 @@ fn per_block_filter_matches_lane_filter() {
         &include_bytes!("../../tests/data/shattered-1.pdf")[..],
         include_bytes!("../../tests/data/sha-mbles-2.bin"),
     ] {
-        blocks.extend_from_slice(data.as_chunks::<64>().0);
+        blocks.extend_from_slice(crate::block::split_blocks(data).0);
     }
     let random = splitmix64_bytes(0x9e7b_10c5, 64 * 4096);
-    blocks.extend_from_slice(random.as_chunks::<64>().0);
+    blocks.extend_from_slice(crate::block::split_blocks(&random).0);
     let mut want = vec![0u32; blocks.len()];
     super::scalar_masks(&blocks, &mut want);
     assert!(want.iter().filter(|&&m| m != 0).count() > 300);

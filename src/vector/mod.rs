@@ -10,12 +10,16 @@
 //! | sse2.rs | `__m128i` | 4 |
 //! | avx2.rs | `__m256i` | 8 |
 //! | avx512.rs | `__m512i`, and `Vl128` for short remainders | 16 |
+//!
+//! avx512.rs is built by compilers that have its intrinsics (`sha1dc_avx512`,
+//! set by build.rs).
 //! | neon.rs | `uint32x4_t` (little-endian aarch64) | 4 |
 //! | simd128.rs | `v128` (wasm32 built with simd128) | 4 |
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+#[clippy::msrv = "1.89"]
 mod avx512;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 mod neon;
@@ -27,7 +31,7 @@ mod sse2;
 mod swar;
 
 /// The per-block filter's tests run this form too.
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(test, target_arch = "x86_64", sha1dc_avx512))]
 pub(crate) use avx512::Vl128;
 
 use crate::block::Block;
@@ -176,7 +180,7 @@ pub(crate) enum Simd {
     #[cfg(target_arch = "x86_64")]
     Avx2,
     /// AVX-512 F, BW and VL.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
     Avx512,
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     Neon,
@@ -209,7 +213,7 @@ impl Simd {
                 Simd::Sse2 => work.run::<core::arch::x86_64::__m128i>(),
                 #[cfg(target_arch = "x86_64")]
                 Simd::Avx2 => run_avx2(work),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
                 Simd::Avx512 => run_avx512(work),
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 Simd::Neon => work.run::<core::arch::aarch64::uint32x4_t>(),
@@ -231,7 +235,8 @@ unsafe fn run_avx2<W: OnVectors>(work: W) -> W::Output {
 
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VL.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+#[clippy::msrv = "1.89"]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
 unsafe fn run_avx512<W: OnVectors>(work: W) -> W::Output {
     // SAFETY: the caller checked AVX-512 F, BW and VL.

@@ -38,7 +38,7 @@ fn transpose([a, b, c, d]: [v128; 4]) -> [v128; 4] {
 #[inline(always)]
 fn row(block: &Block, row: usize) -> v128 {
     let bytes: &[u8; 16] = block[16 * row..16 * row + 16]
-        .first_chunk()
+        .try_into()
         .unwrap_or(&[0; 16]);
     // SAFETY: `bytes` is 16 readable bytes; v128.load has no alignment
     // requirement.

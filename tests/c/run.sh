@@ -9,20 +9,32 @@
 # Rust side: clippy, fmt, the crate's unit tests, and the oracle of the
 # differential test (tests/c/oracle.rs).
 #   tests/c/run.sh [SEED]      (the differential test's seed; default: random)
+#   tests/c/run.sh --installed PREFIX [SEED]
+# With --installed, the C tests only, of the library already installed in
+# PREFIX (built by another compiler: scripts/msrv.sh), on this machine.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
+installed= cross=
+if [ "${1:-}" = --installed ]; then
+  [ -f "${2:-}/lib/pkgconfig/sha1detectcoll.pc" ] || { usage >&2; exit 2; }
+  installed=$(cd "$2" && pwd)
+  shift 2
+fi
 seed=${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-say "capi: cargo fmt, clippy, unit tests"
-cargo fmt --check -p sha1dc-wasm-capi -p sha1dc-wasm-capi-bench
-cargo clippy --quiet -p sha1dc-wasm-capi -p sha1dc-wasm-capi-bench --all-targets -- -D warnings
-cargo test --quiet -p sha1dc-wasm-capi --lib
-
-scripts/install-c.sh "$work/prefix"
-export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
+if [ -z "$installed" ]; then
+  say "capi: cargo fmt, clippy, unit tests"
+  cargo fmt --check -p sha1dc-wasm-capi -p sha1dc-wasm-capi-bench
+  cargo clippy --quiet -p sha1dc-wasm-capi -p sha1dc-wasm-capi-bench --all-targets -- -D warnings
+  cargo test --quiet -p sha1dc-wasm-capi --lib
+  scripts/install-c.sh "$work/prefix"
+  installed=$work/prefix
+  cross=1
+fi
+export PKG_CONFIG_PATH="$installed/lib/pkgconfig"
 libdir=$(pkg-config --variable=libdir sha1detectcoll)
 cflags=$(pkg-config --cflags sha1detectcoll)
 dynamic="$(pkg-config --libs sha1detectcoll) -Wl,-rpath,$libdir"
@@ -102,24 +114,27 @@ say "AddressSanitizer and UBSan"
 build asan -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $dynamic
 SHA1DC_TEST_NO_BIG=1 run asan
 
-say "aarch64 and s390x (big-endian) under QEMU"
-scripts/setup.sh cross
-for target in aarch64-unknown-linux-gnu s390x-unknown-linux-gnu; do
-  arch=${target%%-*}
-  gnu=$arch-linux-gnu
-  cargo build --quiet --release -p sha1dc-wasm-capi --target "$target"
-  lib=$work/lib-$arch
-  mkdir -p "$lib"
-  cp "${CARGO_TARGET_DIR:-target}/$target/release/libsha1detectcoll.so" "$lib/libsha1detectcoll.so.1"
-  ln -s libsha1detectcoll.so.1 "$lib/libsha1detectcoll.so"
-  for t in kat differential api; do
-    "$gnu-gcc" -std=c99 -O2 -Wall -Wextra -Werror -Wno-unused-function -pthread -Icapi/include \
-      -o "$work/$t-$arch" "tests/c/$t.c" -L"$lib" -lsha1detectcoll
+# The same programs for other architectures (the library built here).
+if [ -n "$cross" ]; then
+  say "aarch64 and s390x (big-endian) under QEMU"
+  scripts/setup.sh cross
+  for target in aarch64-unknown-linux-gnu s390x-unknown-linux-gnu; do
+    arch=${target%%-*}
+    gnu=$arch-linux-gnu
+    cargo build --quiet --release -p sha1dc-wasm-capi --target "$target"
+    lib=$work/lib-$arch
+    mkdir -p "$lib"
+    cp "${CARGO_TARGET_DIR:-target}/$target/release/libsha1detectcoll.so" "$lib/libsha1detectcoll.so.1"
+    ln -s libsha1detectcoll.so.1 "$lib/libsha1detectcoll.so"
+    for t in kat differential api; do
+      "$gnu-gcc" -std=c99 -O2 -Wall -Wextra -Werror -Wno-unused-function -pthread -Icapi/include \
+        -o "$work/$t-$arch" "tests/c/$t.c" -L"$lib" -lsha1detectcoll
+    done
+    runner=(env LD_LIBRARY_PATH="$lib" "qemu-$arch" -L "/usr/$gnu")
+    [ "$arch" != aarch64 ] || runner+=(-cpu max)
+    echo "$target:"
+    "${runner[@]}" "$work/kat-$arch" tests/data "$work/ctrl"
+    "${runner[@]}" "$work/differential-$arch" "$work/oracle.txt" "$seed"
+    SHA1DC_TEST_NO_BIG=1 "${runner[@]}" "$work/api-$arch" tests/data
   done
-  runner=(env LD_LIBRARY_PATH="$lib" "qemu-$arch" -L "/usr/$gnu")
-  [ "$arch" != aarch64 ] || runner+=(-cpu max)
-  echo "$target:"
-  "${runner[@]}" "$work/kat-$arch" tests/data "$work/ctrl"
-  "${runner[@]}" "$work/differential-$arch" "$work/oracle.txt" "$seed"
-  SHA1DC_TEST_NO_BIG=1 "${runner[@]}" "$work/api-$arch" tests/data
-done
+fi

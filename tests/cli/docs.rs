@@ -36,7 +36,7 @@ fn installed(program: &str) -> bool {
     if Command::new(program).arg("--version").output().is_ok() {
         return true;
     }
-    let excused = std::env::var(NO_TOOLS).is_ok_and(|v| v.split(',').any(|p| p == program));
+    let excused = matches!(std::env::var(NO_TOOLS), Ok(v) if v.split(',').any(|p| p == program));
     assert!(
         excused,
         "{program} is not installed: scripts/setup.sh native installs it \

@@ -27,7 +27,7 @@ fn git_available() -> bool {
     Command::new("git")
         .arg("--version")
         .output()
-        .is_ok_and(|o| o.status.success())
+        .map_or(false, |o| o.status.success())
 }
 
 fn git_hash_object(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> String {

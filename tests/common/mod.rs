@@ -15,7 +15,7 @@ pub use splitmix::{SplitMix64, splitmix64_bytes};
 /// Under an emulator (`SHA1DC_TEST_LIGHT=1`, scripts/cross-test.sh) the
 /// heavier loops are scaled down.
 pub fn light() -> bool {
-    std::env::var_os("SHA1DC_TEST_LIGHT").is_some_and(|v| !v.is_empty() && v != "0")
+    matches!(std::env::var_os("SHA1DC_TEST_LIGHT"), Some(v) if !v.is_empty() && v != "0")
 }
 
 pub fn data_dir() -> PathBuf {

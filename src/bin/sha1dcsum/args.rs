@@ -357,7 +357,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Command {
     let mut o = Options::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
-        let bytes = arg.as_encoded_bytes();
+        let bytes = crate::os_bytes(&arg);
         let parsed = if bytes == b"--" {
             o.files.extend(args.by_ref());
             Ok(())
@@ -451,13 +451,16 @@ fn short_options(
     rest: &mut impl Iterator<Item = OsString>,
 ) -> Result<(), Command> {
     for (i, &letter) in bundle.iter().enumerate() {
-        let Some(opt) = OPTIONS.iter().find(|opt| opt.short == Some(letter)) else {
-            let shown = if letter.is_ascii_graphic() {
-                char::from(letter).to_string()
-            } else {
-                format!("\\x{letter:02x}")
-            };
-            return Err(usage(format!("invalid option -- '{shown}'")));
+        let opt = match OPTIONS.iter().find(|opt| opt.short == Some(letter)) {
+            Some(opt) => opt,
+            None => {
+                let shown = if letter.is_ascii_graphic() {
+                    char::from(letter).to_string()
+                } else {
+                    format!("\\x{letter:02x}")
+                };
+                return Err(usage(format!("invalid option -- '{shown}'")));
+            }
         };
         if opt.value().is_none() {
             apply(o, opt, None)?;

@@ -203,7 +203,7 @@ impl Worker {
         for (k, name) in names.iter().enumerate() {
             match self.read(name, used) {
                 Ok(range) => {
-                    used = range.end.next_multiple_of(ALIGN);
+                    used = (range.end + ALIGN - 1) / ALIGN * ALIGN;
                     whole.push((k, range));
                     results.push(None);
                 }
@@ -263,10 +263,11 @@ impl Worker {
             }
         }
         let actual = (end - at) as u64;
-        if let Some(expected) = known_len
-            && expected != actual
-        {
-            return Err(Err(Failure::SizeChanged { expected, actual }));
+        match known_len {
+            Some(expected) if expected != actual => {
+                return Err(Err(Failure::SizeChanged { expected, actual }));
+            }
+            _ => {}
         }
         Ok(at..end)
     }
@@ -275,14 +276,13 @@ impl Worker {
 /// The most files in a group for `count` inputs on `jobs` threads: fewer
 /// than [`GROUP_FILES`] when that leaves threads without a group.
 fn group_files(count: usize, jobs: usize) -> usize {
-    count
-        .div_ceil(jobs.max(1))
-        .clamp(GROUP_FILES_MIN, GROUP_FILES)
+    let jobs = jobs.max(1);
+    ((count + jobs - 1) / jobs).clamp(GROUP_FILES_MIN, GROUP_FILES)
 }
 
 /// True unless `SHA1DCSUM_BATCH=0`.
 fn enabled() -> bool {
-    std::env::var_os(BATCH_VARIABLE).is_none_or(|v| v != "0")
+    std::env::var_os(BATCH_VARIABLE).map_or(true, |v| v != "0")
 }
 
 /// Hashes every named input (`-` is standard input) on `jobs` threads, small
@@ -326,8 +326,9 @@ mod tests {
     /// Whether /proc/self/cmdline, opened, claims 0 bytes and holds some, as
     /// on Linux (QEMU's user mode hands over a copy with its true size).
     fn cmdline_claims_0_bytes() -> bool {
-        let Ok(mut f) = File::open("/proc/self/cmdline") else {
-            return false;
+        let mut f = match File::open("/proc/self/cmdline") {
+            Ok(f) => f,
+            Err(_) => return false,
         };
         let claimed = f.metadata().map_or(1, |m| m.len());
         let mut content = Vec::new();

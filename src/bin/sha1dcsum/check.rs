@@ -257,8 +257,9 @@ fn verify(
     let mut tally = Tally::default();
     let mut write_error = None;
     batch::hash_all(&names, jobs, builder, options.git_blob, |i, result| {
-        let Some(verdict) = verdict(options, &listed[i], &result) else {
-            return true;
+        let verdict = match verdict(options, &listed[i], &result) {
+            Some(verdict) => verdict,
+            None => return true,
         };
         tally.count(verdict);
         if options.status || (verdict == Verdict::Ok && options.quiet) {

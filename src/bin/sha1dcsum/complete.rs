@@ -29,7 +29,10 @@ pub fn bash() -> String {
     for opt in OPTIONS {
         words.push(format!("--{}", opt.long));
         words.extend(opt.short.map(|s| format!("-{}", char::from(s))));
-        let Some(value) = opt.value() else { continue };
+        let value = match opt.value() {
+            Some(value) => value,
+            None => continue,
+        };
         let names = match opt.short {
             Some(s) => format!("-{}|--{}", char::from(s), opt.long),
             None => format!("--{}", opt.long),

@@ -46,9 +46,12 @@ impl<J: Iterator> Shared<J> {
                 return None;
             }
             if c.next < c.consumed + self.window {
-                let Some(unit) = c.units.next() else {
-                    c.stop = true;
-                    return None;
+                let unit = match c.units.next() {
+                    Some(unit) => unit,
+                    None => {
+                        c.stop = true;
+                        return None;
+                    }
                 };
                 c.next += 1;
                 return Some((c.next - 1, unit));

@@ -201,8 +201,9 @@ pub fn parse_line(line: &[u8]) -> Line {
     if line.is_empty() {
         return Line::Ignored;
     }
-    let Some(start) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
-        return Line::Improper;
+    let start = match line.iter().position(|&b| b != b' ' && b != b'\t') {
+        Some(start) => start,
+        None => return Line::Improper,
     };
     let mut line = &line[start..];
     let escaped = line.first() == Some(&b'\\');
@@ -213,8 +214,9 @@ pub fn parse_line(line: &[u8]) -> Line {
         Some(rest) => parse_tag(rest),
         None => parse_gnu(line),
     };
-    let Some(parts) = parts.filter(|p| !p.name.is_empty()) else {
-        return Line::Improper;
+    let parts = match parts.filter(|p| !p.name.is_empty()) {
+        Some(parts) => parts,
+        None => return Line::Improper,
     };
     let name = if escaped {
         match unescape(parts.name) {
@@ -244,11 +246,13 @@ fn parse_tag(rest: &[u8]) -> Option<Parts<'_>> {
         (TAG_COLL_BEFORE, b"", true),
     ];
     for (before, after, flagged) in forms {
-        let Some(rest) = rest.strip_suffix(after) else {
-            continue;
+        let rest = match rest.strip_suffix(after) {
+            Some(rest) => rest,
+            None => continue,
         };
-        let Some(head_len) = rest.len().checked_sub(40) else {
-            continue;
+        let head_len = match rest.len().checked_sub(40) {
+            Some(len) => len,
+            None => continue,
         };
         let (head, hex) = rest.split_at(head_len);
         let name = head

@@ -34,10 +34,25 @@ mod walk;
 #[path = "../../../tests/common/tempdir.rs"]
 mod tempdir;
 
+use std::ffi::OsStr;
 use std::process::ExitCode;
 
 use args::{Command, Generated, parse_args};
 use output::{PROGRAM, print_and_exit, usage_error};
+
+/// A name or an argument as the bytes the system gave: exactly those on
+/// Unix; elsewhere the platform's own encoding (`as_encoded_bytes`, which
+/// needs Rust 1.74 where Unix builds need 1.63).
+fn os_bytes(s: &OsStr) -> &[u8] {
+    #[cfg(unix)]
+    {
+        std::os::unix::ffi::OsStrExt::as_bytes(s)
+    }
+    #[cfg(not(unix))]
+    {
+        s.as_encoded_bytes()
+    }
+}
 
 /// What `--generate` prints.
 fn generate(what: Generated) -> String {

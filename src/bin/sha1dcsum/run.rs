@@ -188,7 +188,7 @@ impl Printer<'_> {
         } else {
             let digest = hashed.outcome.digest();
             let (style, zero) = (self.style, self.options.zero);
-            let name = name.as_encoded_bytes();
+            let name = crate::os_bytes(name);
             lines::write_line(
                 &mut self.line,
                 digest.as_bytes(),

@@ -51,7 +51,7 @@ impl Walk<'_> {
             // The entry's own type: a symbolic link is not followed.
             entries.push((entry.file_name(), entry.file_type()?));
         }
-        entries.sort_by(|(a, _), (b, _)| b.as_encoded_bytes().cmp(a.as_encoded_bytes()));
+        entries.sort_by(|(a, _), (b, _)| crate::os_bytes(b).cmp(crate::os_bytes(a)));
         self.stack.push(Listing { dir, entries });
         Ok(())
     }
@@ -60,9 +60,12 @@ impl Walk<'_> {
     /// what is not hashed; `None` when the directories are done.
     fn next_entry(&mut self) -> Option<Input> {
         while let Some(listing) = self.stack.last_mut() {
-            let Some((name, kind)) = listing.entries.pop() else {
-                self.stack.pop();
-                continue;
+            let (name, kind) = match listing.entries.pop() {
+                Some(entry) => entry,
+                None => {
+                    self.stack.pop();
+                    continue;
+                }
             };
             let path = listing.dir.join(name);
             if kind.is_dir() {
@@ -88,7 +91,7 @@ impl Iterator for Walk<'_> {
             let arg = self.args.next()?;
             // `-` is standard input, never a directory. Without -r, no
             // `stat` here: the batch's own is enough.
-            let is_dir = || arg != "-" && fs::metadata(arg).is_ok_and(|m| m.is_dir());
+            let is_dir = || arg != "-" && fs::metadata(arg).map_or(false, |m| m.is_dir());
             if !(self.recursive && is_dir()) {
                 return Some(Input::Name(arg.clone()));
             }

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The library and the C library with the oldest Rust they support (the
+# rust-version of Cargo.toml: 1.63, git's own minimum), in a scratch copy of
+# the workspace that old Cargo can read:
+# - the library, default features and none, with -D warnings, for x86-64
+#   and aarch64; its unit tests, its doc examples and every integration test
+#   that needs no newer dev-dependency (known answers, every backend against
+#   the portable one, the batch form, the reports; sha1dcsum and its tests);
+# - the C library: its unit tests, then installed with scripts/install-c.sh
+#   and put through the C tests (tests/c/run.sh --installed).
+# The copy leaves out what needs a newer compiler: the `digest` feature
+# (digest 0.11: Rust 1.85), the dev-dependencies other than `sha1` 0.10,
+# the tests, benchmarks and README examples that use them, the wasm
+# bindings. Its dependencies
+# are resolved for that Rust by the current Cargo (Cargo.lock format 3) and
+# vendored, as Cargo before 1.68 cannot reach crates.io's index.
+#   scripts/msrv.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+export CARGO_TERM_COLOR=never
+rustflags_unset
+
+# The integration tests that need a newer dev-dependency (and tests/dependents.rs,
+# which runs the current Cargo on crates of its own).
+NEWER_TESTS=(differential rustcrypto dependents)
+
+msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
+toolchain=$msrv-$(rustc -vV | sed -n 's/^host: //p')
+rustup toolchain list | grep -q "^$toolchain" || {
+  say "rustup toolchain install $msrv"
+  rustup toolchain install "$msrv" --profile minimal
+}
+rustup target list --toolchain "$msrv" --installed | grep -qx aarch64-unknown-linux-gnu ||
+  rustup target add --toolchain "$msrv" aarch64-unknown-linux-gnu
+
+work=$(mktemp -d)
+trap '[ -n "${SHA1DC_MSRV_KEEP:-}" ] || rm -rf "$work"' EXIT
+copy=$work/src
+say "a copy of the workspace for Rust $msrv in $copy"
+mkdir -p "$copy/capi" "$copy/scripts" "$copy/tests/c"
+cp -r Cargo.toml build.rs src tests "$copy/"
+# The README's Rust examples (doc tests) use the newer dev-dependencies; the
+# library's own examples run.
+: >"$copy/README.md"
+cp -r capi/Cargo.toml capi/build.rs capi/src capi/include capi/sha1detectcoll.pc.in "$copy/capi/"
+cp scripts/lib.sh scripts/install-c.sh "$copy/scripts/"
+for t in "${NEWER_TESTS[@]}"; do rm -rf "$copy/tests/$t.rs" "$copy/tests/$t"; done
+python3 - "$copy/Cargo.toml" <<'EOF'
+# The manifest without what Rust 1.63's Cargo cannot read or build: the
+# workspace tables (inheritance), the benchmarks, the `digest` feature, and
+# the dev-dependencies other than this crate itself and `sha1` 0.10.
+import re, sys
+path = sys.argv[1]
+sections = re.split(r'(?m)^(?=\[)', open(path).read())
+kept = ['[workspace]\nmembers = [".", "capi"]\n\n']
+for s in sections:
+    header = s.split('\n', 1)[0]
+    if header.startswith('[workspace') or header == '[[bench]]':
+        continue
+    if header.endswith('dev-dependencies]'):
+        if header != '[dev-dependencies]':
+            continue
+        lines = [l for l in s.split('\n') if l.startswith(('[', 'sha1 =', 'sha1dc-wasm ='))]
+        s = '\n'.join(lines).replace('"__test-backend-env", "digest"', '"__test-backend-env"') + '\n\n'
+    s = re.sub(r'(?m)^digest = .*\n', '', s)
+    s = s.replace('std = ["digest?/alloc"]', 'std = []')
+    kept.append(s)
+text = ''.join(kept)
+for needed in ('"__test-backend-env"]', 'sha1 = "0.10"', 'std = []'):
+    assert needed in text, f'scripts/msrv.sh: the manifest changed: no {needed} left'
+assert not re.search(r'(?m)^[^#\n]*digest', text.split('[package.metadata')[0]), \
+    'scripts/msrv.sh: digest is still named'
+open(path, 'w').write(text)
+EOF
+
+say "dependencies for Rust $msrv, vendored"
+(
+  cd "$copy"
+  CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback cargo generate-lockfile --quiet
+  sed -i 's/^version = 4$/version = 3/' Cargo.lock
+  cargo vendor --quiet --locked vendor
+  mkdir .cargo
+  printf '[source.crates-io]\nreplace-with = "vendored"\n[source.vendored]\ndirectory = "vendor"\n' \
+    >.cargo/config.toml
+)
+
+old() { (cd "$copy" && cargo "+$msrv" "$1" --offline "${@:2}"); }
+say "Rust $msrv: the library, default features and none (-D warnings), x86-64 and aarch64"
+for target in "" aarch64-unknown-linux-gnu; do
+  for features in "" --no-default-features; do
+    # shellcheck disable=SC2086 # empty or one word each
+    old rustc --quiet --lib $features ${target:+--target $target} -- -D warnings
+  done
+done
+say "Rust $msrv: cargo test (all but ${NEWER_TESTS[*]})"
+old test --quiet
+say "Rust $msrv: the C library's unit tests, then installed and its C tests"
+old test --quiet -p sha1dc-wasm-capi --lib
+RUSTUP_TOOLCHAIN=$msrv CARGO_NET_OFFLINE=true "$copy/scripts/install-c.sh" "$work/prefix"
+readelf -p .comment "$work/prefix/lib/libsha1detectcoll.so.1.0.0" | grep -q "rustc version $msrv\." ||
+  { echo "the installed library was not built by Rust $msrv" >&2; exit 1; }
+tests/c/run.sh --installed "$work/prefix"
+say "Rust $msrv: green"
