@@ -7,8 +7,11 @@
 //! (the SHA-NI ones, for calls below their size limit; wasm; NEON) it runs
 //! them all through that and stops only after a collision; otherwise it
 //! filters them ahead of their compression and compresses the runs between
-//! candidates in one call each, a candidate compressed and tested alone. A
-//! detected collision goes to [`Engine::on_collision`], the one rare path.
+//! candidates in one call each, a candidate compressed and tested alone
+//! ([`Engine::detect_masked`]). Blocks whose masks were filtered elsewhere
+//! ([`Engine::update_with_masks`], the hashing half of src/split.rs) take
+//! that last path with their masks. A detected collision goes to
+//! [`Engine::on_collision`], the one rare path.
 
 use crate::backend::Backend;
 use crate::block::{self, Block};
@@ -17,6 +20,7 @@ use crate::config::Config;
 use crate::detect::{self, Candidates, PerBlock, collision_block};
 use crate::filter;
 use crate::outcome::{CollisionBlock, Detection, Outcome};
+use crate::split::{BlockFilter, MaskCountError};
 
 /// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
 const FILTER_CALL: usize = 64;
@@ -122,7 +126,7 @@ impl Engine {
             return;
         }
         if let Some(h) = self.held.take() {
-            self.process(&[h], &mut Reporter::none());
+            self.process(&[h], None, &mut Reporter::none());
         }
         self.config = config;
     }
@@ -148,11 +152,11 @@ impl Engine {
         let (blocks, rest) = block::split_blocks(data);
         // Everything but the last whole block now; that one is held.
         if let Some((last, before)) = blocks.split_last() {
-            self.process(&small[..n], report);
-            self.process(before, report);
+            self.process(&small[..n], None, report);
+            self.process(before, None, report);
             self.held = Some(*last);
         } else if n > 0 {
-            self.process(&small[..n - 1], report);
+            self.process(&small[..n - 1], None, report);
             self.held = Some(small[n - 1]);
         }
         self.buffer(rest);
@@ -195,17 +199,58 @@ impl Engine {
     fn update_unheld(&mut self, data: &[u8], report: &mut Reporter<'_>) {
         self.len = self.len.wrapping_add(data.len() as u64);
         if let Some(h) = self.held.take() {
-            self.process(&[h], report);
+            self.process(&[h], None, report);
         }
         let (filled, data) = self.fill_buffer(data);
         if let Some(block) = filled {
-            self.process(&[block], report);
+            self.process(&[block], None, report);
         }
         let (blocks, rest) = block::split_blocks(data);
         if !blocks.is_empty() {
-            self.process(blocks, report);
+            self.process(blocks, None, report);
         }
         self.buffer(rest);
+    }
+
+    /// [`Engine::update_unheld`] with the candidate masks of the blocks
+    /// `data` completes, filtered elsewhere (src/split.rs); a block held
+    /// by an earlier call is filtered here. A wrong number of masks is an
+    /// error, and nothing is hashed.
+    pub(crate) fn update_with_masks(
+        &mut self,
+        data: &[u8],
+        masks: &[u32],
+        report: &mut Reporter<'_>,
+    ) -> Result<(), MaskCountError> {
+        let expected = data.len() / 64 + (self.buf_len + data.len() % 64) / 64;
+        if masks.len() != expected {
+            return Err(MaskCountError {
+                expected,
+                given: masks.len(),
+            });
+        }
+        self.len = self.len.wrapping_add(data.len() as u64);
+        if let Some(h) = self.held.take() {
+            self.process(&[h], None, report);
+        }
+        let (filled, data) = self.fill_buffer(data);
+        let mut masks = masks;
+        if let Some(block) = filled {
+            self.process(&[block], Some(&masks[..1]), report);
+            masks = &masks[1..];
+        }
+        let (blocks, rest) = block::split_blocks(data);
+        if !blocks.is_empty() {
+            self.process(blocks, Some(masks), report);
+        }
+        self.buffer(rest);
+        Ok(())
+    }
+
+    /// The filter half at this engine's place in the message: it carries
+    /// the unfinished block.
+    pub(crate) fn block_filter(&self) -> BlockFilter {
+        BlockFilter::new(self.backend, &self.buf[..self.buf_len])
     }
 
     /// The whole message at once: its blocks straight from `data` (no
@@ -215,9 +260,9 @@ impl Engine {
         let (blocks, tail) = block::split_blocks(data);
         self.len = data.len() as u64;
         let none = &mut Reporter::none();
-        self.process(blocks, none);
+        self.process(blocks, None, none);
         let (pad, count) = block::padding(tail, self.len);
-        self.process(&pad[..count], none);
+        self.process(&pad[..count], None, none);
         self.detection.outcome(&self.chain)
     }
 
@@ -226,16 +271,18 @@ impl Engine {
         if let Some(h) = self.held.take() {
             let mut last = [h; 3];
             last[1..1 + count].copy_from_slice(&pad[..count]);
-            self.process(&last[..1 + count], report);
+            self.process(&last[..1 + count], None, report);
         } else {
-            self.process(&pad[..count], report);
+            self.process(&pad[..count], None, report);
         }
         self.buf_len = 0;
         self.detection.outcome(&self.chain)
     }
 
-    /// Compresses whole blocks into the chain(s), detecting collisions.
-    fn process(&mut self, blocks: &[Block], report: &mut Reporter<'_>) {
+    /// Compresses whole blocks into the chain(s), detecting collisions;
+    /// `masks`, when given, are the blocks' candidate masks, filtered
+    /// elsewhere (one per block).
+    fn process(&mut self, blocks: &[Block], masks: Option<&[u32]>, report: &mut Reporter<'_>) {
         if !self.config.detect {
             self.backend.compressor.compress(&mut self.chain, blocks);
             if let Some(sha1_chain) = &mut self.detection.sha1_chain {
@@ -246,13 +293,17 @@ impl Engine {
         }
         // Runs at most twice: a second time only when a collision made the
         // chains part in this call, for the blocks after it.
-        let mut rest = blocks;
-        while !rest.is_empty() {
+        let mut done = 0;
+        while done < blocks.len() {
+            let rest = &blocks[done..];
             if let Some(sha1_chain) = &mut self.detection.sha1_chain {
                 self.backend.compressor.compress(sha1_chain, rest);
             }
-            rest = match self.backend.per_block {
-                Some((form, below)) if self.config.filter && rest.len() < below => {
+            done += match (masks, self.backend.per_block) {
+                (Some(masks), _) if self.config.filter => {
+                    self.detect_masked(rest, &masks[done..], report)
+                }
+                (_, Some((form, below))) if self.config.filter && rest.len() < below => {
                     self.detect_per_block(form, rest, report)
                 }
                 _ => self.detect_filtered_ahead(rest, report),
@@ -261,15 +312,11 @@ impl Engine {
     }
 
     /// The output chain over `blocks`, filtered ahead of their compression,
-    /// [`FILTER_CALL`] blocks a call: the runs between candidates in one
-    /// compression call each, each candidate compressed and tested alone.
-    /// Returns the blocks after one whose collision just made the chains
-    /// part, or none.
-    fn detect_filtered_ahead<'a>(
-        &mut self,
-        blocks: &'a [Block],
-        report: &mut Reporter<'_>,
-    ) -> &'a [Block] {
+    /// [`FILTER_CALL`] blocks a call (every block a candidate for every DV
+    /// with the filter off), then [`Engine::detect_masked`]. Returns how
+    /// many blocks it took: all, or up to one whose collision just made
+    /// the chains part.
+    fn detect_filtered_ahead(&mut self, blocks: &[Block], report: &mut Reporter<'_>) -> usize {
         let mut masks = [u32::MAX; FILTER_CALL];
         let mut done = 0;
         for chunk in blocks.chunks(FILTER_CALL) {
@@ -277,39 +324,58 @@ impl Engine {
             if self.config.filter {
                 filter::masks(self.backend.simd, chunk, masks);
             }
-            let mut run = 0;
-            for (i, &mask) in masks.iter().enumerate() {
-                if mask == 0 {
-                    continue;
-                }
-                self.backend
-                    .compressor
-                    .compress(&mut self.chain, &chunk[run..i]);
-                run = i + 1;
-                if self.check_candidate(&chunk[i], mask, self.blocks + i as u64, report) {
-                    self.blocks += run as u64;
-                    return &blocks[done + run..];
-                }
+            let took = self.detect_masked(chunk, masks, report);
+            done += took;
+            if took < chunk.len() {
+                break;
+            }
+        }
+        done
+    }
+
+    /// The output chain over `blocks` whose candidate masks are `masks`:
+    /// the runs between candidates in one compression call each, each
+    /// candidate compressed and tested alone. Returns how many blocks it
+    /// took, as [`Engine::detect_filtered_ahead`].
+    fn detect_masked(
+        &mut self,
+        blocks: &[Block],
+        masks: &[u32],
+        report: &mut Reporter<'_>,
+    ) -> usize {
+        debug_assert_eq!(masks.len(), blocks.len());
+        let mut run = 0;
+        for (i, &mask) in masks.iter().enumerate() {
+            if mask == 0 {
+                continue;
             }
             self.backend
                 .compressor
-                .compress(&mut self.chain, &chunk[run..]);
-            self.blocks += chunk.len() as u64;
-            done += chunk.len();
+                .compress(&mut self.chain, &blocks[run..i]);
+            run = i + 1;
+            if self.check_candidate(&blocks[i], mask, self.blocks + i as u64, report) {
+                self.blocks += run as u64;
+                return run;
+            }
         }
-        &[]
+        self.backend
+            .compressor
+            .compress(&mut self.chain, &blocks[run..]);
+        self.blocks += blocks.len() as u64;
+        blocks.len()
     }
 
     /// [`Engine::detect_filtered_ahead`] one block at a time, in the
     /// backend's per-block `form`.
-    fn detect_per_block<'a>(
+    fn detect_per_block(
         &mut self,
         form: PerBlock,
-        blocks: &'a [Block],
+        blocks: &[Block],
         report: &mut Reporter<'_>,
-    ) -> &'a [Block] {
-        let mut rest = blocks;
+    ) -> usize {
+        let mut done = 0;
         loop {
+            let rest = &blocks[done..];
             let start = self.chain;
             let (i, dv) = match form.detect(&mut self.chain, rest, self.config.reduced_round) {
                 Some(found) => found,
@@ -323,13 +389,13 @@ impl Engine {
             }
             let parted = self.on_collision(&rest[i], self.blocks + i as u64, dv, chain_in, report);
             self.blocks += i as u64 + 1;
-            rest = &rest[i + 1..];
+            done += i + 1;
             if parted {
-                return rest;
+                return done;
             }
         }
-        self.blocks += rest.len() as u64;
-        &[]
+        self.blocks += (blocks.len() - done) as u64;
+        blocks.len()
     }
 
     /// Compresses a candidate block into the output chain and tests its

@@ -67,6 +67,7 @@ mod outcome;
 mod output;
 #[cfg(feature = "digest")]
 mod rustcrypto;
+mod split;
 /// The tests' one seeded generator, shared with the integration tests.
 #[cfg(test)]
 #[path = "../tests/common/splitmix.rs"]
@@ -84,6 +85,7 @@ pub use builder::{Builder, SliceLengthError};
 pub use dv::{DisturbanceVector, DvKind};
 pub use outcome::{Collision, CollisionBlock, Outcome};
 pub use output::{Digest, ParseDigestError};
+pub use split::{BlockFilter, MaskCountError};
 
 use engine::{Engine, Reporter};
 
@@ -193,6 +195,38 @@ impl Hasher {
     /// ```
     pub fn update_reporting(&mut self, data: &[u8], on_collision: &mut dyn FnMut(&CollisionBlock)) {
         self.engine.update(data, &mut Reporter(Some(on_collision)));
+    }
+
+    /// The filter half of detection at this hasher's place in the message,
+    /// on its backend, to run apart (another thread, another worker) and
+    /// feed [`update_with_masks`](Self::update_with_masks); see
+    /// [`BlockFilter`].
+    pub fn block_filter(&self) -> BlockFilter {
+        self.engine.block_filter()
+    }
+
+    /// [`update`](Self::update) with the candidate masks a [`BlockFilter`]
+    /// gave for the same `data`: blocks without a candidate are compressed
+    /// with plain rounds, the others tested as usual. The result, and the
+    /// report, are those of [`update`](Self::update), whatever the
+    /// chunking. `masks` must hold one mask for each block `data`
+    /// completes; otherwise nothing is hashed and the error says how many.
+    pub fn update_with_masks(&mut self, data: &[u8], masks: &[u32]) -> Result<(), MaskCountError> {
+        self.engine
+            .update_with_masks(data, masks, &mut Reporter::none())
+    }
+
+    /// [`update_with_masks`](Self::update_with_masks), calling
+    /// `on_collision` for each flagged block as
+    /// [`update_reporting`](Self::update_reporting) does.
+    pub fn update_with_masks_reporting(
+        &mut self,
+        data: &[u8],
+        masks: &[u32],
+        on_collision: &mut dyn FnMut(&CollisionBlock),
+    ) -> Result<(), MaskCountError> {
+        self.engine
+            .update_with_masks(data, masks, &mut Reporter(Some(on_collision)))
     }
 
     /// Finishes the message and reports what was found.
