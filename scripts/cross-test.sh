@@ -31,7 +31,7 @@ qemu() {
     # tests/cli/ is left out: it spawns the sha1dcsum binary, which the
     # host cannot execute without binfmt_misc (the runner applies only to
     # the test binaries themselves); the CLI has no architecture-specific code.
-    cargo test -q --target "$target" --lib --bins --test backends --test differential --test vectors --test many --test reporting --test halves
+    cargo test -q --target "$target" --lib --bins --test backends --test differential --test vectors --test many --test reporting --test halves --test parallel
   done
 }
 

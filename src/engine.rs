@@ -196,7 +196,7 @@ impl Engine {
     /// [`Engine::update`] that holds no block back: a block held by an
     /// earlier call first, then whole blocks straight from `data`, the
     /// rest buffered.
-    fn update_unheld(&mut self, data: &[u8], report: &mut Reporter<'_>) {
+    pub(crate) fn update_unheld(&mut self, data: &[u8], report: &mut Reporter<'_>) {
         self.len = self.len.wrapping_add(data.len() as u64);
         if let Some(h) = self.held.take() {
             self.process(&[h], None, report);
@@ -251,6 +251,12 @@ impl Engine {
     /// the unfinished block.
     pub(crate) fn block_filter(&self) -> BlockFilter {
         BlockFilter::new(self.backend, &self.buf[..self.buf_len])
+    }
+
+    /// The backend (the two-thread paths filter on its vectors).
+    #[cfg(feature = "std")]
+    pub(crate) fn backend(&self) -> &'static Backend {
+        self.backend
     }
 
     /// The whole message at once: its blocks straight from `data` (no

@@ -26,8 +26,10 @@
 //!
 //! The core is `no_std` and never allocates. Cargo features:
 //!
-//! - `std` (default): [`std::io::Write`] for [`Hasher`], and
-//!   [`std::error::Error`] for the error types;
+//! - `std` (default): [`std::io::Write`] for [`Hasher`],
+//!   [`std::error::Error`] for the error types, and one large input hashed
+//!   on two threads ([`Hasher::update_parallel`],
+//!   [`Hasher::update_reader_parallel`]);
 //! - `digest`: the RustCrypto traits (`digest` 0.11, which needs Rust 1.85
 //!   where the rest of the crate builds with 1.63; re-exported as
 //!   `sha1dc_wasm::digest`) for [`Hasher`], so it drops into
@@ -65,6 +67,8 @@ mod filter;
 pub mod git;
 mod outcome;
 mod output;
+#[cfg(feature = "std")]
+mod parallel;
 #[cfg(feature = "digest")]
 mod rustcrypto;
 mod split;
@@ -317,6 +321,56 @@ impl Hasher {
     /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
     pub fn set_use_filter(&mut self, on: bool) {
         self.engine.change_config(|c| c.filter = on);
+    }
+}
+
+/// One large input on two threads (feature `std`): the filter half of
+/// detection runs ahead on a second thread, and this thread compresses the
+/// blocks without a candidate with plain rounds (see [`BlockFilter`]).
+/// Nothing else in the crate starts a thread.
+#[cfg(feature = "std")]
+impl Hasher {
+    /// [`update`](Self::update), with the filter on a second thread: the
+    /// same result, in less time when a second core is free. Below 256 KiB,
+    /// or with detection or the filter off, it runs on this thread alone;
+    /// so does any stretch the second thread has not filtered in time (it
+    /// started late, or was descheduled). The second thread has ended when
+    /// this returns.
+    ///
+    /// ```
+    /// let data = vec![7u8; 1 << 20];
+    /// let mut hasher = sha1dc_wasm::Hasher::new();
+    /// hasher.update_parallel(&data);
+    /// assert_eq!(hasher.finalize(), sha1dc_wasm::hash(&data));
+    /// ```
+    pub fn update_parallel(&mut self, data: &[u8]) {
+        let (chunks, min) = (parallel::Chunks::DEFAULT, parallel::PARALLEL_MIN);
+        parallel::update_slice(&mut self.engine, data, chunks, min);
+    }
+
+    /// Reads `reader` to its end into the message, as [`std::io::copy`]
+    /// into the hasher would, with the reading and the filter on a second
+    /// thread: this thread only hashes. An input that ends within 256 KiB
+    /// is read and hashed on this thread alone. Returns the bytes read, or
+    /// the first read error (the message then holds part of what was read
+    /// before it: [`reset`](Self::reset) the hasher to use it again). The
+    /// second thread has ended when this returns.
+    ///
+    /// ```
+    /// # fn main() -> std::io::Result<()> {
+    /// let data = vec![7u8; 1 << 20];
+    /// let mut hasher = sha1dc_wasm::Hasher::new();
+    /// assert_eq!(hasher.update_reader_parallel(&data[..])?, 1 << 20);
+    /// assert_eq!(hasher.finalize(), sha1dc_wasm::hash(&data));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn update_reader_parallel<R: std::io::Read + Send>(
+        &mut self,
+        reader: R,
+    ) -> std::io::Result<u64> {
+        let (min, chunk) = (parallel::PARALLEL_MIN, parallel::CHUNK);
+        parallel::update_reader(&mut self.engine, reader, min, chunk).map(|(read, _)| read)
     }
 }
 
