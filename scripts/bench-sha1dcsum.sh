@@ -11,6 +11,7 @@
 #          past 256 KiB; about 190 MiB)
 #   small  10,000 files of 0 to 8 KiB (40 MiB)
 #   large  4 files of 128 MiB
+#   one    1 file of 1 GiB (sha1dcsum -j 2 hashes it on two threads, -j 1 on one)
 # Each command runs ROUNDS times, interleaved; the table gives the median
 # wall time, the throughput, the CPU time (user + system, all processes),
 # and each time over sha1dcsum's on as many threads (the CPU time is the
@@ -23,7 +24,7 @@ set -euo pipefail
 rounds=${1:-5}
 shift || true
 sets=("$@")
-[ ${#sets[@]} -gt 0 ] || sets=(git small large)
+[ ${#sets[@]} -gt 0 ] || sets=(git small large one)
 cargo build --release --quiet --bin sha1dcsum
 bin="${CARGO_TARGET_DIR:-$root/target}/release/sha1dcsum"
 dir="${CARGO_TARGET_DIR:-$root/target}/bench-sha1dcsum"
@@ -63,6 +64,23 @@ for i in range(20000):
         f.write(rng.randbytes(n))
 PY
   touch "$dir/git.done"
+fi
+
+if [[ " ${sets[*]} " == *" one "* && ! -f "$dir/one.done" ]]; then
+  say "writing the 1 GiB input to $dir/one (once)"
+  rm -rf "$dir/one"
+  mkdir -p "$dir/one"
+  python3 - "$dir" <<'PY'
+import random, sys
+d = sys.argv[1]
+rng = random.Random(20261202)
+block = rng.randbytes(1 << 20)
+with open(f"{d}/one/gig", "wb") as f:
+    for j in range(1024):
+        k = j * 4099 % len(block)
+        f.write(block[k:] + block[:k])
+PY
+  touch "$dir/one.done"
 fi
 
 cd "$dir"
@@ -158,7 +176,8 @@ for set in "${sets[@]}"; do
     git) files=(git/*); label="20,000 files of git-like sizes" ;;
     small) files=(small/*); label="10,000 small files" ;;
     large) files=(large/*); label="4 large files" ;;
-    *) echo "unknown set: $set (git, small or large)" >&2; exit 2 ;;
+    one) files=(one/gig); label="1 file of 1 GiB" ;;
+    *) echo "unknown set: $set (git, small, large or one)" >&2; exit 2 ;;
   esac
   run_set "$label" "${files[@]}"
 done

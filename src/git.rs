@@ -156,6 +156,24 @@ impl ObjectHasher {
         self.hasher.update(data);
     }
 
+    /// Adds content with the filter on a second thread, as
+    /// [`Hasher::update_parallel`] does (feature `std`).
+    #[cfg(feature = "std")]
+    pub fn update_parallel(&mut self, data: &[u8]) {
+        self.hasher.update_parallel(data);
+    }
+
+    /// Reads content from `reader` to its end with the reading and the
+    /// filter on a second thread, as [`Hasher::update_reader_parallel`]
+    /// does (feature `std`).
+    #[cfg(feature = "std")]
+    pub fn update_reader_parallel<R: std::io::Read + Send>(
+        &mut self,
+        reader: R,
+    ) -> std::io::Result<u64> {
+        self.hasher.update_reader_parallel(reader)
+    }
+
     /// The object's kind.
     pub fn kind(&self) -> ObjectKind {
         self.kind

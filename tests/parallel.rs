@@ -113,3 +113,18 @@ fn a_read_error_is_returned_and_the_hasher_can_start_over() {
         assert_eq!(h.finalize(), sha1dc_wasm::hash(b"abc"));
     }
 }
+
+/// A git object's content on two threads: the id `hash_object` gives.
+#[test]
+fn git_objects_on_two_threads_give_their_ids() {
+    use sha1dc_wasm::git::{ObjectHasher, ObjectKind, hash_object};
+    let content = splitmix64_bytes(11, 700 * KIB + 5);
+    let want = hash_object(ObjectKind::Blob, &content);
+    let mut slice = ObjectHasher::new(ObjectKind::Blob, content.len() as u64);
+    slice.update(&content[..100]);
+    slice.update_parallel(&content[100..]);
+    assert_eq!(slice.finalize().unwrap(), want);
+    let mut read = ObjectHasher::new(ObjectKind::Blob, content.len() as u64);
+    read.update_reader_parallel(&content[..]).unwrap();
+    assert_eq!(read.finalize().unwrap(), want);
+}

@@ -169,7 +169,8 @@ pub const OPTIONS: &[Opt] = &[
         long: "jobs",
         short: Some(b'j'),
         help: "hash N inputs at a time (default: the number of CPUs); \
-               the output stays in argument order",
+               the output stays in argument order; a large input takes a \
+               second thread once a thread of the N is free (-j 1: never)",
         section: Section::Hashing,
         action: Action::Take(Value {
             name: "N",

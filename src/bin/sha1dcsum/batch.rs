@@ -37,7 +37,7 @@ use sha1dc_wasm::Builder;
 use sha1dc_wasm::git::ObjectKind;
 
 use crate::input::{Failure, Hashed, Reader};
-use crate::jobs;
+use crate::jobs::{self, Cores};
 
 /// The largest file a group takes. The batch is as fast per byte for large
 /// messages as for small ones, as long as there is one for every lane, so
@@ -183,16 +183,16 @@ impl Worker {
         }
     }
 
-    fn run(&mut self, names: &[&OsStr], unit: Unit) -> Done {
+    fn run(&mut self, names: &[&OsStr], unit: Unit, cores: &Cores) -> Done {
         match unit {
-            Unit::One(i) => Done::One(i, self.reader.hash_input(names[i])),
-            Unit::Group(range) => Done::Group(range.start, self.group(&names[range])),
+            Unit::One(i) => Done::One(i, self.reader.hash_input(names[i], cores)),
+            Unit::Group(range) => Done::Group(range.start, self.group(&names[range], cores)),
         }
     }
 
     /// Reads every file of a group, then hashes those read whole in one
     /// batch; the others already have their result.
-    fn group(&mut self, names: &[&OsStr]) -> Vec<Result> {
+    fn group(&mut self, names: &[&OsStr], cores: &Cores) -> Vec<Result> {
         if self.buffer.is_empty() {
             self.buffer = vec![0; ALIGN + GROUP_BYTES + GROUP_FILES * ALIGN + 1];
         }
@@ -201,7 +201,7 @@ impl Worker {
         let mut whole: Vec<(usize, Range<usize>)> = Vec::with_capacity(names.len());
         let mut used = base;
         for (k, name) in names.iter().enumerate() {
-            match self.read(name, used) {
+            match self.read(name, used, cores) {
                 Ok(range) => {
                     used = (range.end + ALIGN - 1) / ALIGN * ALIGN;
                     whole.push((k, range));
@@ -234,14 +234,19 @@ impl Worker {
     /// Reads the named file to its end into the buffer from `at`: where it
     /// is, or (`Err`) its result when it is done otherwise: it failed, or
     /// it went on along the streaming path.
-    fn read(&mut self, name: &OsStr, at: usize) -> std::result::Result<Range<usize>, Result> {
+    fn read(
+        &mut self,
+        name: &OsStr,
+        at: usize,
+        cores: &Cores,
+    ) -> std::result::Result<Range<usize>, Result> {
         let mut file = File::open(name).map_err(|e| Err(e.into()))?;
         // As on the streaming path: the length a git blob's header needs,
         // trusted only for a regular file.
         let known_len = if self.git_blob {
             let meta = file.metadata().map_err(|e| Err(e.into()))?;
             if !meta.is_file() {
-                return Err(self.reader.hash_reader(&mut file, None));
+                return Err(self.reader.hash_reader(&mut file, None, cores));
             }
             Some(meta.len())
         } else {
@@ -253,7 +258,7 @@ impl Worker {
             if end == limit {
                 // Past the room left: the rest streams, after what was read.
                 let mut rest = (&self.buffer[at..end]).chain(&mut file);
-                return Err(self.reader.hash_reader(&mut rest, known_len));
+                return Err(self.reader.hash_reader(&mut rest, known_len, cores));
             }
             match file.read(&mut self.buffer[end..limit]) {
                 Ok(0) => break,
@@ -306,7 +311,7 @@ pub fn hash_all(
         plan,
         jobs,
         || Worker::new(builder, git_blob),
-        |worker, unit| worker.run(names, unit),
+        |worker, unit, cores| worker.run(names, unit, cores),
         |_, done| match done {
             Done::One(i, result) => consume(i, result),
             Done::Group(start, results) => results
@@ -457,6 +462,7 @@ mod tests {
     /// the streaming path gives for the same input.
     #[test]
     fn group_results_are_the_streaming_results() {
+        let one = Cores::new(1);
         let dir = TempDir::new("batch-group");
         let mut names: Vec<OsString> = (0..40)
             .map(|i| file(&dir, &format!("f{i}"), (i * 997) % 9000, i as u8))
@@ -473,11 +479,14 @@ mod tests {
         for git_blob in [false, true] {
             let builder = Builder::default();
             let mut reader = Reader::new(builder, git_blob);
-            let want: Vec<String> = names.iter().map(|n| shown(&reader.hash_input(n))).collect();
+            let want: Vec<String> = names
+                .iter()
+                .map(|n| shown(&reader.hash_input(n, &one)))
+                .collect();
             let mut worker = Worker::new(builder, git_blob);
             // Twice: the buffer is reused.
             for _ in 0..2 {
-                let got: Vec<String> = worker.group(&names).iter().map(shown).collect();
+                let got: Vec<String> = worker.group(&names, &one).iter().map(shown).collect();
                 assert_eq!(got, want, "git_blob {git_blob}");
             }
             assert!(want[3].starts_with("error: No such file"));
@@ -491,6 +500,7 @@ mod tests {
 
     #[test]
     fn hash_all_keeps_the_order_whatever_the_units() {
+        let one = Cores::new(1);
         let dir = TempDir::new("batch-all");
         let mut names: Vec<OsString> = (0..300)
             .map(|i| file(&dir, &format!("f{i}"), (i * 7919) % 20000, i as u8))
@@ -501,7 +511,10 @@ mod tests {
         names.insert(100, dir.0.join("missing").into_os_string());
         let names: Vec<&OsStr> = names.iter().map(OsString::as_os_str).collect();
         let mut reader = Reader::new(Builder::default(), false);
-        let want: Vec<String> = names.iter().map(|n| shown(&reader.hash_input(n))).collect();
+        let want: Vec<String> = names
+            .iter()
+            .map(|n| shown(&reader.hash_input(n, &one)))
+            .collect();
         for jobs in [1, 2, 5] {
             let mut got = Vec::new();
             hash_all(&names, jobs, Builder::default(), false, |i, result| {

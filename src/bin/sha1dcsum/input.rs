@@ -6,8 +6,10 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, ErrorKind, Read};
 
-use sha1dc_wasm::git::{ObjectKind, ObjectOutcome};
+use sha1dc_wasm::git::{ObjectHasher, ObjectKind, ObjectOutcome};
 use sha1dc_wasm::{Builder, Hasher, Outcome};
+
+use crate::jobs::Cores;
 
 /// Read size: large enough that the per-read overhead vanishes next to
 /// hashing, small enough that what the kernel copied is still in the CPU's
@@ -122,11 +124,12 @@ impl Reader {
         &mut self.storage[self.start..self.start + BUFFER_SIZE]
     }
 
-    /// Hashes the named input (`-` is standard input).
-    pub fn hash_input(&mut self, name: &OsStr) -> Result<Hashed, Failure> {
+    /// Hashes the named input (`-` is standard input), on a second thread
+    /// too from when `cores` has one free.
+    pub fn hash_input(&mut self, name: &OsStr, cores: &Cores) -> Result<Hashed, Failure> {
         if name == "-" {
-            let mut stdin = io::stdin().lock();
-            return self.hash_reader(&mut stdin, None);
+            // Locked per read (a lock cannot go to a second thread).
+            return self.hash_reader(&mut io::stdin(), None, cores);
         }
         let mut file = File::open(name)?;
         // The length matters only for --git-blob, and is trusted only for a
@@ -137,27 +140,28 @@ impl Reader {
         } else {
             None
         };
-        self.hash_reader(&mut file, known_len)
+        self.hash_reader(&mut file, known_len, cores)
     }
 
     /// Hashes one opened input; `known_len` is its length when it is a
     /// regular file and `--git-blob` needs it.
     pub fn hash_reader(
         &mut self,
-        reader: &mut impl Read,
+        reader: &mut (impl Read + Send),
         known_len: Option<u64>,
+        cores: &Cores,
     ) -> Result<Hashed, Failure> {
         if !self.git_blob {
             let hasher = &mut self.hasher;
             hasher.reset();
             let buf = &mut self.storage[self.start..self.start + BUFFER_SIZE];
-            stream(reader, buf, |data| hasher.update(data))?;
+            stream(reader, buf, hasher, cores)?;
             return Ok(Hashed::plain(hasher.finalize_reset()));
         }
         match known_len {
             Some(expected) => {
                 let mut object = self.builder.build_object(ObjectKind::Blob, expected);
-                stream(reader, self.buffer(), |data| object.update(data))?;
+                stream(reader, self.buffer(), &mut object, cores)?;
                 let outcome = object.finalize().map_err(|e| Failure::SizeChanged {
                     expected: e.expected(),
                     actual: e.actual(),
@@ -171,7 +175,10 @@ impl Reader {
                 let mut object = self
                     .builder
                     .build_object(ObjectKind::Blob, content.len() as u64);
-                object.update(&content);
+                match cores.second() {
+                    Some(_second) => object.update_parallel(&content),
+                    None => object.update(&content),
+                }
                 let outcome = object.finalize().map_err(|e| Failure::SizeChanged {
                     expected: e.expected(),
                     actual: e.actual(),
@@ -182,17 +189,50 @@ impl Reader {
     }
 }
 
-/// Feeds everything `reader` yields to `sink` through `buf`; returns the byte
-/// count. A read error aborts (the caller prints nothing for the input).
-fn stream(reader: &mut impl Read, buf: &mut [u8], mut sink: impl FnMut(&[u8])) -> io::Result<u64> {
-    let mut total = 0u64;
+/// What an input streams into: a hasher, or a git object's.
+trait Sink {
+    fn update(&mut self, data: &[u8]);
+
+    /// The rest of `reader`, read and filtered on a second thread.
+    fn update_reader_parallel(&mut self, reader: impl Read + Send) -> io::Result<u64>;
+}
+
+impl Sink for Hasher {
+    fn update(&mut self, data: &[u8]) {
+        Hasher::update(self, data);
+    }
+
+    fn update_reader_parallel(&mut self, reader: impl Read + Send) -> io::Result<u64> {
+        Hasher::update_reader_parallel(self, reader)
+    }
+}
+
+impl Sink for ObjectHasher {
+    fn update(&mut self, data: &[u8]) {
+        ObjectHasher::update(self, data);
+    }
+
+    fn update_reader_parallel(&mut self, reader: impl Read + Send) -> io::Result<u64> {
+        ObjectHasher::update_reader_parallel(self, reader)
+    }
+}
+
+/// Feeds everything `reader` yields to `sink` through `buf`, and the rest
+/// of it on two threads from when `cores` has a second one free. A read
+/// error aborts (the caller prints nothing for the input).
+fn stream(
+    reader: &mut (impl Read + Send),
+    buf: &mut [u8],
+    sink: &mut impl Sink,
+    cores: &Cores,
+) -> io::Result<()> {
     loop {
+        if let Some(_second) = cores.second() {
+            return sink.update_reader_parallel(&mut *reader).map(drop);
+        }
         match reader.read(buf) {
-            Ok(0) => return Ok(total),
-            Ok(n) => {
-                sink(&buf[..n]);
-                total += n as u64;
-            }
+            Ok(0) => return Ok(()),
+            Ok(n) => sink.update(&buf[..n]),
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
@@ -222,19 +262,20 @@ mod tests {
 
     #[test]
     fn read_error_half_way_is_reported_and_the_reader_reusable() {
+        let one = Cores::new(1);
         for git_blob in [false, true] {
             let mut reader = Reader::new(Builder::default(), git_blob);
             for known in [None, Some(20_000)] {
                 let err = reader
-                    .hash_reader(&mut FailsHalfway { good: 10_000 }, known)
+                    .hash_reader(&mut FailsHalfway { good: 10_000 }, known, &one)
                     .unwrap_err();
                 assert_eq!(err.to_string(), "Input/output error");
             }
         }
         // Nothing of the failed input leaks into the next one.
         let mut reader = Reader::new(Builder::default(), false);
-        let _ = reader.hash_reader(&mut FailsHalfway { good: 10_000 }, None);
-        let hashed = reader.hash_reader(&mut &b"abc"[..], None).unwrap();
+        let _ = reader.hash_reader(&mut FailsHalfway { good: 10_000 }, None, &one);
+        let hashed = reader.hash_reader(&mut &b"abc"[..], None, &one).unwrap();
         assert_eq!(
             hashed.outcome.digest().to_string(),
             "a9993e364706816aba3e25717850c26c9cd0d89d"
@@ -243,20 +284,66 @@ mod tests {
 
     #[test]
     fn git_blob_length_mismatch_is_an_error() {
+        let one = Cores::new(1);
         let mut reader = Reader::new(Builder::default(), true);
-        let err = reader.hash_reader(&mut &b"abc"[..], Some(4)).unwrap_err();
+        let err = reader
+            .hash_reader(&mut &b"abc"[..], Some(4), &one)
+            .unwrap_err();
         assert_eq!(
             err.to_string(),
             "file size changed while reading (expected 4 bytes, read 3)"
         );
         // `git hash-object` of "abc": blob 3\0abc.
-        let ok = reader.hash_reader(&mut &b"abc"[..], Some(3)).unwrap();
-        let whole = reader.hash_reader(&mut &b"abc"[..], None).unwrap();
+        let ok = reader.hash_reader(&mut &b"abc"[..], Some(3), &one).unwrap();
+        let whole = reader.hash_reader(&mut &b"abc"[..], None, &one).unwrap();
         assert_eq!(ok, whole);
         assert_eq!(
             ok.outcome.digest().to_string(),
             "f2ba8f84ab5c1bce84a7b441cb1959cfc7093b7f"
         );
+    }
+
+    /// Yields `data` in pieces, noting the threads that read it.
+    struct Noting<'a> {
+        data: &'a [u8],
+        readers: Vec<std::thread::ThreadId>,
+    }
+
+    impl Read for Noting<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.readers.push(std::thread::current().id());
+            let n = buf.len().min(self.data.len()).min(100_000);
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    /// A large input goes on two threads once a core is free (its rest
+    /// read on the second), and stays on one thread otherwise (`-j 1`),
+    /// with the same result, plain or as a git blob.
+    #[test]
+    fn a_large_input_takes_a_second_thread_when_a_core_is_free() {
+        let data: Vec<u8> = (0..3_000_000u32).map(|i| ((i * 7) >> 3) as u8).collect();
+        let here = std::thread::current().id();
+        for git_blob in [false, true] {
+            let mut results = Vec::new();
+            for free in [false, true] {
+                // This thread at work on the last unit.
+                let cores = Cores::new(if free { 2 } else { 1 });
+                cores.start(true);
+                let mut reader = Reader::new(Builder::default(), git_blob);
+                let mut input = Noting {
+                    data: &data,
+                    readers: Vec::new(),
+                };
+                let known = Some(data.len() as u64);
+                results.push(reader.hash_reader(&mut input, known, &cores).unwrap());
+                let elsewhere = input.readers.iter().any(|&t| t != here);
+                assert_eq!(elsewhere, free, "git_blob {git_blob}");
+            }
+            assert_eq!(results[0], results[1], "git_blob {git_blob}");
+        }
     }
 
     #[test]

@@ -9,10 +9,85 @@
 //! first unit never lets the finished results behind it pile up without
 //! bound. The consumer runs on the calling thread and can stop everything
 //! (a closed output) by returning `false`.
+//!
+//! The run counts its threads at work ([`Cores`]), so that one with a large
+//! unit may take a second thread for it once a core is free.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
+
+/// The threads a run may use (`-j`) and the threads at work. A core is
+/// free once every unit is claimed and fewer threads are at work than the
+/// run may use: the thread with the one large file of a run, or with one
+/// of its last files, may then take a second thread for it.
+pub struct Cores {
+    limit: usize,
+    busy: AtomicUsize,
+    drained: AtomicBool,
+}
+
+impl Cores {
+    pub fn new(limit: usize) -> Cores {
+        Cores {
+            limit,
+            busy: AtomicUsize::new(0),
+            drained: AtomicBool::new(false),
+        }
+    }
+
+    /// A second thread for the calling thread's unit, if a core is free
+    /// now; it counts as at work until the guard is dropped.
+    pub fn second(&self) -> Option<Second<'_>> {
+        if !self.drained.load(Ordering::Acquire) {
+            return None;
+        }
+        let mut busy = self.busy.load(Ordering::Acquire);
+        while busy < self.limit {
+            match self
+                .busy
+                .compare_exchange(busy, busy + 1, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return Some(Second(self)),
+                Err(now) => busy = now,
+            }
+        }
+        None
+    }
+
+    /// A thread starts on a unit; `last` when no unit is left after it.
+    pub fn start(&self, last: bool) {
+        self.busy.fetch_add(1, Ordering::AcqRel);
+        if last {
+            self.drain();
+        }
+    }
+
+    /// A thread is done with its unit.
+    fn end(&self) {
+        self.busy.fetch_sub(1, Ordering::AcqRel);
+    }
+
+    /// Every unit is claimed.
+    fn drain(&self) {
+        self.drained.store(true, Ordering::Release);
+    }
+}
+
+/// A second thread taken for a unit ([`Cores::second`]).
+pub struct Second<'a>(&'a Cores);
+
+impl Drop for Second<'_> {
+    fn drop(&mut self) {
+        self.0.end();
+    }
+}
+
+/// Whether `units` yields nothing more (by its upper bound).
+fn exhausted<J: Iterator>(units: &J) -> bool {
+    units.size_hint().1 == Some(0)
+}
 
 /// How far past the oldest unconsumed unit the threads may claim, per thread.
 const WINDOW_PER_THREAD: usize = 16;
@@ -38,8 +113,8 @@ struct Shared<J> {
 impl<J: Iterator> Shared<J> {
     /// The next unit and its number, waiting while it is more than the
     /// window past the oldest unconsumed one; `None` when nothing is left
-    /// to claim.
-    fn claim(&self) -> Option<(usize, J::Item)> {
+    /// to claim. A unit claimed counts its thread at work in `cores`.
+    fn claim(&self, cores: &Cores) -> Option<(usize, J::Item)> {
         let mut c = self.claims.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if c.stop {
@@ -50,9 +125,11 @@ impl<J: Iterator> Shared<J> {
                     Some(unit) => unit,
                     None => {
                         c.stop = true;
+                        cores.drain();
                         return None;
                     }
                 };
+                cores.start(exhausted(&c.units));
                 c.next += 1;
                 return Some((c.next - 1, unit));
             }
@@ -71,27 +148,35 @@ impl<J: Iterator> Shared<J> {
     }
 }
 
-/// Runs `work(state, unit)` for every unit `units` yields on `jobs` threads
-/// (fewer when the iterator's upper bound is lower), each with its own
-/// `state` from `init`, and `consume(k, result)` on this thread for the
+/// Runs `work(state, unit, cores)` for every unit `units` yields on `jobs`
+/// threads (fewer when the iterator's upper bound is lower), each with its
+/// own `state` from `init`, and `consume(k, result)` on this thread for the
 /// k-th unit, in order of `k`. Stops early when `consume` returns false.
-pub fn run<U, J, S, T, I, W, C>(units: J, jobs: usize, init: I, work: W, mut consume: C)
+/// `cores` tells `work` when it may take a second thread (up to `jobs` in
+/// all).
+pub fn run<U, J, S, T, I, W, C>(mut units: J, jobs: usize, init: I, work: W, mut consume: C)
 where
     J: Iterator<Item = U> + Send,
     U: Send,
     T: Send,
     I: Fn() -> S + Sync,
-    W: Fn(&mut S, U) -> T + Sync,
+    W: Fn(&mut S, U, &Cores) -> T + Sync,
     C: FnMut(usize, T) -> bool,
 {
+    let cores = Cores::new(jobs);
     let most = units.size_hint().1.unwrap_or(usize::MAX);
     let jobs = jobs.clamp(1, most.max(1));
     if jobs == 1 {
         let mut state = init();
-        for (k, unit) in units.enumerate() {
-            if !consume(k, work(&mut state, unit)) {
+        let mut k = 0;
+        while let Some(unit) = units.next() {
+            cores.start(exhausted(&units));
+            let result = work(&mut state, unit, &cores);
+            cores.end();
+            if !consume(k, result) {
                 return;
             }
+            k += 1;
         }
         return;
     }
@@ -109,11 +194,13 @@ where
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let send = send.clone();
-            let (init, work, shared) = (&init, &work, &shared);
+            let (init, work, shared, cores) = (&init, &work, &shared, &cores);
             scope.spawn(move || {
                 let mut state = init();
-                while let Some((k, unit)) = shared.claim() {
-                    if send.send((k, work(&mut state, unit))).is_err() {
+                while let Some((k, unit)) = shared.claim(cores) {
+                    let result = work(&mut state, unit, cores);
+                    cores.end();
+                    if send.send((k, result)).is_err() {
                         return;
                     }
                 }
@@ -155,7 +242,7 @@ fn deliver<J: Iterator, T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
 
     #[test]
     fn results_come_in_order_whatever_the_threads() {
@@ -165,7 +252,7 @@ mod tests {
                 0..50,
                 jobs,
                 || 0u32,
-                |calls, i| {
+                |calls, i, _| {
                     *calls += 1;
                     // Later inputs finish first.
                     std::thread::sleep(std::time::Duration::from_micros(((50 - i) * 20) as u64));
@@ -189,7 +276,7 @@ mod tests {
             0..10_000,
             4,
             || (),
-            |(), _| {
+            |(), _, _| {
                 done.fetch_add(1, Ordering::Relaxed);
             },
             |_, ()| {
@@ -212,7 +299,7 @@ mod tests {
                 (0..200).filter(|i| i % 3 != 1),
                 jobs,
                 || (),
-                |(), unit| {
+                |(), unit, _| {
                     if unit % 7 == 0 {
                         std::thread::sleep(std::time::Duration::from_micros(300));
                     }
@@ -229,13 +316,57 @@ mod tests {
         }
     }
 
+    /// A thread may take a second one once every unit is claimed and fewer
+    /// threads are at work than the run may use: the last unit, slow, gets
+    /// one when the other thread runs out of units; the others, claimed
+    /// while units remained or beside a busy thread, do not; with one job,
+    /// none does.
+    #[test]
+    fn a_second_thread_is_free_once_every_unit_is_claimed_and_a_thread_idles() {
+        for jobs in [1, 2, 3] {
+            let mut got = Vec::new();
+            run(
+                0..6,
+                jobs,
+                || (),
+                |(), unit, cores| {
+                    let patience = match (unit, jobs) {
+                        (5, 2..) => Duration::from_secs(10),
+                        _ => Duration::ZERO,
+                    };
+                    let start = Instant::now();
+                    loop {
+                        if cores.second().is_some() {
+                            return true;
+                        }
+                        if start.elapsed() >= patience {
+                            return false;
+                        }
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                },
+                |_, second| {
+                    got.push(second);
+                    true
+                },
+            );
+            let want: Vec<bool> = (0..6).map(|u| u == 5 && jobs > 1).collect();
+            // With 3 threads, a unit may start with a third one idle.
+            if jobs == 3 {
+                assert!(got[5], "jobs 3");
+                continue;
+            }
+            assert_eq!(got, want, "jobs {jobs}");
+        }
+    }
+
     #[test]
     fn no_input() {
         run(
             0..0,
             4,
             || (),
-            |(), _| unreachable!(),
+            |(), _, _| unreachable!(),
             |_, ()| unreachable!(),
         );
     }

@@ -6,7 +6,9 @@
 //! `-c` to verify a list). Inputs are hashed on several threads (`-j`), each
 //! streaming through one reusable buffer, or, for small files, reading a
 //! group of them whole and hashing them at once (batch.rs), with the output
-//! in argument order.
+//! in argument order. A streaming input takes a second thread, which reads
+//! and filters while its own hashes, once a core of the run is free
+//! (jobs.rs counts them).
 //!
 //! The modules, in the order a run goes through them: args.rs (the option
 //! table and its parser; help.rs, man.rs and complete.rs print it), run.rs
