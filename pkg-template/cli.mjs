@@ -53,13 +53,13 @@ function badBackend(o) {
  * Hashes every input (with --recursive, the files below the directories named) and prints its
  * line, or its failure on standard error; the exit status.
  */
-function hashAll(o, names) {
+async function hashAll(o, names) {
   const output = new Output();
   const style = o.tag ? 'tag' : o.binary ? 'binary' : 'text';
   let failed = false;
   let collided = false;
   for (const { name, error } of walk(names, o.recursive)) {
-    const r = error ? new Failure(reason(error)) : hashInput(name, o);
+    const r = error ? new Failure(reason(error)) : await hashInput(name, o);
     if (r instanceof Failure) {
       failed = true;
       output.error(`${lossy(name)}: ${r}`);
@@ -72,12 +72,12 @@ function hashAll(o, names) {
   return exitStatus(failed, collided);
 }
 
-function checkAll(o, lists) {
+async function checkAll(o, lists) {
   const output = new Output();
   let failed = false;
   let collided = false;
   for (const list of lists) {
-    const r = checkList(list, o, output);
+    const r = await checkList(list, o, output);
     failed ||= r.failed;
     collided ||= r.collided;
   }
@@ -85,7 +85,7 @@ function checkAll(o, lists) {
   return exitStatus(failed, collided);
 }
 
-function run(o) {
+async function run(o) {
   if (o.listBackends) {
     out.print(`${backend()}\n`);
     return EXIT_OK;
@@ -103,7 +103,7 @@ function run(o) {
   return o.check ? checkAll(o, names) : hashAll(o, names);
 }
 
-function main() {
+async function main() {
   const parsed = parseArgs(rawArgs());
   if (parsed.help) {
     out.print(helpText());
@@ -122,7 +122,7 @@ function main() {
 }
 
 try {
-  process.exitCode = main();
+  process.exitCode = await main();
 } catch (err) {
   if (!(err instanceof OutputError)) throw err;
   // A closed pipe (`| head`) ends quietly, as coreutils and sha1dcsum do.

@@ -1,14 +1,41 @@
 // The JavaScript API of sha1dc-wasm over the raw wasm-bindgen exports: one source for every
-// entry point. index.mjs and inline.mjs (browsers, workers, bundlers, other runtimes) and
-// node.cjs / node.mjs (Node) call createApi with their own glue. The modules beside it do one
-// thing each: input.mjs checks arguments, result.mjs decodes results, hasher.mjs is the
-// streaming hasher, many.mjs the batches, stream.mjs hashStream. assemble.mjs derives a
-// CommonJS twin (.cjs) of each for node.cjs.
+// entry point. index.mjs, inline.mjs and deno.mjs (browsers, workers, bundlers, other runtimes)
+// call createWebApi, and node.cjs / node.mjs (Node) and workerd.mjs createApi, with their own
+// glue. The modules beside it do one thing each: input.mjs checks arguments, result.mjs decodes
+// results, hasher.mjs is the streaming hasher, filter.mjs its filter half, many.mjs the batches,
+// stream.mjs hashStream, workers.mjs its filter worker. assemble.mjs derives a CommonJS twin
+// (.cjs) of each for node.cjs.
 import { parseOptions, toInput } from './input.mjs';
 import { createDecoder } from './result.mjs';
 import { Hasher, PIECE, STRING_PIECE, feed, finish } from './hasher.mjs';
+import { Filter } from './filter.mjs';
 import { createMany } from './many.mjs';
 import { hashStream } from './stream.mjs';
+import { createFilterWorkers } from './workers.mjs';
+
+/**
+ * The API over wasm-bindgen's web glue (index.mjs, inline.mjs, deno.mjs): init(input) hands the
+ * glue's loader `input`, or `defaultInput()` when there is none. `startWorker` as for createApi.
+ */
+export function createWebApi(glue, defaultInput, startWorker) {
+  const moduleArg = (input) => {
+    if (input === undefined) input = defaultInput();
+    if (input === undefined) return undefined;
+    // Already in wasm-bindgen's own form.
+    if (input !== null && Object.getPrototypeOf(input) === Object.prototype && 'module_or_path' in input) return input;
+    return { module_or_path: input };
+  };
+  return createApi(
+    glue,
+    async (input) => {
+      await glue.default(moduleArg(input));
+    },
+    (module) => {
+      glue.initSync({ module });
+    },
+    startWorker,
+  );
+}
 
 /**
  * Builds the public API.
@@ -18,8 +45,10 @@ import { hashStream } from './stream.mjs';
  * @param {((input: unknown) => Promise<void>) | null} load loads the module
  *   from init()'s argument; null when it is loaded already (Node).
  * @param {((input: unknown) => void) | null} loadSync loads it synchronously.
+ * @param {(() => object) | null} startWorker starts a worker (a Web Worker or a Node
+ *   worker_threads Worker) on the package's filter worker script; null where this entry has none.
  */
-export function createApi(raw, load, loadSync) {
+export function createApi(raw, load, loadSync, startWorker = null) {
   const loader = createLoader(load, loadSync);
   const { ensureReady } = loader;
   const decode = createDecoder((index) => raw.dvName(index));
@@ -41,9 +70,20 @@ export function createApi(raw, load, loadSync) {
     }
   }
 
+  /** The options of createHasher and createFilter (`name`), checked: a git blob needs its size up front. */
+  function streamingOptions(options, name) {
+    ensureReady(`${name}()`);
+    const parsed = parseOptions(options, `${name}()`);
+    if (parsed.gitBlob && parsed.size === undefined) {
+      throw new TypeError(`sha1dc: ${name}({ gitBlob: true }) needs options.size, the total size in bytes`);
+    }
+    return parsed;
+  }
+
   /** What a Hasher needs of the module. */
   const engine = { RawHasher: raw.RawHasher, hashBytes: (data, flags) => raw.hashBytes(data, flags), decode };
   const many = createMany((data, lengths, flags) => raw.hashMany(data, lengths, flags), decode, hashOne);
+  const streamEngine = { RawHasher: raw.RawHasher, decode, filterWorker: createFilterWorkers(() => raw.compiledModule(), startWorker) };
   let backendName;
 
   return {
@@ -65,17 +105,19 @@ export function createApi(raw, load, loadSync) {
     },
 
     createHasher(options) {
-      ensureReady('createHasher()');
-      const { flags, size, gitBlob } = parseOptions(options, 'createHasher()');
-      if (gitBlob && size === undefined) {
-        throw new TypeError('sha1dc: createHasher({ gitBlob: true }) needs options.size, the total size in bytes');
-      }
+      const { flags, size } = streamingOptions(options, 'createHasher');
       return new Hasher(engine, flags, size);
+    },
+
+    /** The filter half of a hasher with the same options, to run in another worker. */
+    createFilter(options) {
+      const { flags, size } = streamingOptions(options, 'createFilter');
+      return new Filter(raw.RawFilter, flags, size);
     },
 
     async hashStream(source, options, onProgress) {
       ensureReady('hashStream()');
-      return hashStream({ RawHasher: raw.RawHasher, decode }, source, options, onProgress);
+      return hashStream(streamEngine, source, options, onProgress);
     },
 
     /** The name of the engine that runs, like "simd128". */

@@ -1,5 +1,5 @@
 // Feeding the wasm side's RawHasher, and the streaming Hasher that createHasher returns.
-import { checkEncoding, toInput } from './input.mjs';
+import { checkEncoding, describe, toInput } from './input.mjs';
 import { encodeResult } from './result.mjs';
 
 /**
@@ -11,6 +11,13 @@ export const PIECE = 1 << 20;
 /** Strings longer than this (in UTF-16 units) are encoded in pieces. */
 export const STRING_PIECE = PIECE >> 2;
 
+/** `bytes` as views of at most PIECE bytes. */
+export function pieces(bytes) {
+  const out = [];
+  for (let at = 0; at < bytes.length; at += PIECE) out.push(bytes.subarray(at, at + PIECE));
+  return out;
+}
+
 /** Feeds one input (already checked by toInput) to a RawHasher, in pieces. */
 export function feed(h, input) {
   if (typeof input === 'string') {
@@ -20,8 +27,32 @@ export function feed(h, input) {
     }
     input = new TextEncoder().encode(input);
   }
-  for (let at = 0; at < input.length; at += PIECE) {
-    h.update(input.subarray(at, at + PIECE));
+  for (const piece of pieces(input)) h.update(piece);
+}
+
+/**
+ * Feeds bytes and their masks (from a filter fed the same bytes) to a RawHasher, in pieces;
+ * the number of masks is checked before anything is hashed.
+ */
+export function feedWithMasks(h, bytes, masks) {
+  if (!(masks instanceof Uint32Array)) {
+    throw new TypeError(`sha1dc: updateWithMasks() masks must be the Uint32Array a filter gave for the same chunk; got ${describe(masks)}`);
+  }
+  const want = h.masksFor(bytes.length);
+  if (masks.length !== want) {
+    throw new RangeError(
+      `sha1dc: updateWithMasks(): the chunk completes ${want} block${want === 1 ? '' : 's'} and needs a mask for each, from a filter fed the same chunks (createFilter with the same options); got ${masks.length}`,
+    );
+  }
+  if (bytes.length <= PIECE) {
+    h.updateWithMasks(bytes, masks);
+    return;
+  }
+  let at = 0;
+  for (const piece of pieces(bytes)) {
+    const n = h.masksFor(piece.length);
+    h.updateWithMasks(piece, masks.subarray(at, at + n));
+    at += n;
   }
 }
 
@@ -88,12 +119,30 @@ export class Hasher {
         this.#hold(input);
         return this;
       }
-      this.#raw = new this.#engine.RawHasher(this.#flags, this.#size);
-      if (this.#length > 0) this.#raw.update(this.#held.subarray(0, this.#length));
-      this.#held = null;
+      this.#toRaw();
     }
     feed(this.#raw, input);
     return this;
+  }
+
+  /**
+   * Adds `chunk` to the message with the masks a filter (createFilter, same options) gave for
+   * it; returns this hasher. The result is update()'s.
+   */
+  updateWithMasks(chunk, masks) {
+    if (this.#ended) throw this.#spent('updateWithMasks()');
+    let input = toInput(chunk, 'chunk');
+    if (typeof input === 'string') input = encoder.encode(input);
+    if (this.#raw === null) this.#toRaw();
+    feedWithMasks(this.#raw, input, masks);
+    return this;
+  }
+
+  /** Moves the message held in JavaScript into a new RawHasher. */
+  #toRaw() {
+    this.#raw = new this.#engine.RawHasher(this.#flags, this.#size);
+    if (this.#length > 0) this.#raw.update(this.#held.subarray(0, this.#length));
+    this.#held = null;
   }
 
   /** Appends `bytes` to the held message, growing its buffer by doubling up to HELD. */

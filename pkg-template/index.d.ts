@@ -75,15 +75,53 @@ export interface Options {
  */
 export type ManyOptions = Omit<Options, 'size'>;
 
-/** Options of {@link hashStream}: those of every function, and a signal. */
+/** Options of {@link hashStream}: those of every function, a signal, a worker. */
 export interface StreamOptions extends Options {
   /**
    * Aborts the hashing: the promise rejects with `signal.reason`, the source
    * is cancelled (a `ReadableStream`), returned (an iterator) or destroyed (a
-   * Node stream), and the hasher is freed.
+   * Node stream), and the hasher and the filter worker, if any, are freed.
    */
   signal?: GlobalInstance<'AbortSignal'>;
+  /**
+   * Whether the filter half of collision detection runs in a second worker,
+   * ahead of the hashing (which then runs plain SHA-1 rounds for most
+   * blocks): faster where a second core is free; the result is the same.
+   *
+   * - `'auto'` (the default): for a stream of 16 MiB or more whose size is
+   *   known (a `Blob` or `File`, or {@link Options.size}), where the entry
+   *   point can start its own worker (Node, browsers and Deno unbundled,
+   *   webpack 5 and Vite builds); otherwise, or if the worker fails to
+   *   start, on this thread alone.
+   * - `true`: always, with the entry point's own worker; the promise rejects
+   *   if it has none or the worker fails to start.
+   * - `false`: never.
+   * - a function that starts a worker on the package's filter worker module
+   *   (`sha1dc-wasm/filter-worker`) and returns it (a `Worker`, or a Node
+   *   `worker_threads` `Worker`): always, on that worker. The way for bundles
+   *   whose bundler does not bundle the package's own worker (esbuild).
+   *
+   * The worker is ended when the hashing ends, however it ends; if it fails
+   * part way, the promise rejects.
+   */
+  worker?: boolean | 'auto' | (() => WorkerLike);
 }
+
+/**
+ * A started worker, as {@link StreamOptions.worker} returns it: a Web Worker
+ * (browsers, Deno, Bun) or a Node `worker_threads` `Worker`.
+ */
+export type WorkerLike =
+  | {
+      postMessage(message: unknown, transfer: unknown[]): void;
+      addEventListener(type: string, listener: (event: any) => void): void;
+      terminate(): unknown;
+    }
+  | {
+      postMessage(message: unknown, transfer: unknown[]): void;
+      on(event: string, listener: (...args: any[]) => void): unknown;
+      terminate(): unknown;
+    };
 
 /** Where a collision was detected. */
 export interface Collision {
@@ -160,10 +198,44 @@ export interface Hasher {
   digest(): Result;
   digest(encoding: 'hex' | 'base64' | 'base64url' | 'binary' | 'latin1'): string;
   digest(encoding: 'bytes'): Uint8Array;
+  /**
+   * Adds `chunk` to the message with the candidate masks a {@link Filter}
+   * gave for the same chunk ({@link createFilter} with the same options, fed
+   * the same chunks in the same order, possibly in another worker) and
+   * returns this hasher: blocks without a candidate are compressed with
+   * plain SHA-1 rounds. The result is that of {@link Hasher.update}.
+   * @throws {RangeError} when `masks` is not one mask per block the chunk
+   *   completes; nothing is hashed then.
+   * @throws {TypeError} when `chunk` is not an {@link Input} or `masks` not a
+   *   `Uint32Array`, and after {@link Hasher.digest} or {@link Hasher.free}.
+   */
+  updateWithMasks(chunk: Input, masks: Uint32Array): this;
   /** Releases the hasher without a result (garbage collection does it too). */
   free(): void;
   /** Bytes added so far (not counting a git blob header). */
   readonly bytesHashed: number;
+}
+
+/**
+ * The filter half of collision detection, from {@link createFilter}: it
+ * reads only the message, never the hash state, so it can run ahead in
+ * another worker. Chunks may have any length; it carries the start of a
+ * block a chunk leaves unfinished into the next.
+ */
+export interface Filter {
+  /**
+   * The candidate masks of the blocks `chunk` completes, in order, one
+   * 32-bit mask per 64-byte block (bit i: disturbance vector i is a
+   * candidate; 0 for most blocks), for {@link Hasher.updateWithMasks} with
+   * the same chunk. A `Uint32Array` of its own, which may be transferred.
+   * @throws {TypeError} when `chunk` is not an {@link Input}, and after
+   *   {@link Filter.free}.
+   */
+  filter(chunk: Input): Uint32Array;
+  /** Releases the filter (garbage collection does it too). */
+  free(): void;
+  /** Bytes filtered so far. */
+  readonly bytesFiltered: number;
 }
 
 /** A source for {@link hashStream}. */
@@ -248,11 +320,36 @@ export function sha1dcMany(messages: readonly Input[] | Iterable<Input>, options
 export function createHasher(options?: Options): Hasher;
 
 /**
+ * The filter half of collision detection for a hasher created with the same
+ * options ({@link createHasher}), to run in another worker:
+ * `hasher.updateWithMasks(chunk, filter.filter(chunk))` for each chunk gives
+ * the result of `hasher.update(chunk)`. Only `gitBlob` and `size` matter to
+ * the filter (the git header is filtered too).
+ *
+ * @example
+ * ```js
+ * // In a worker: filter each chunk, hand chunk and masks on (transferred).
+ * const filter = createFilter();
+ * onmessage = ({ data: chunk }) => {
+ *   const masks = filter.filter(chunk);
+ *   postMessage({ chunk, masks }, [chunk.buffer, masks.buffer]);
+ * };
+ * // Where the hash is wanted:
+ * const hasher = createHasher();
+ * filterWorker.onmessage = ({ data }) => hasher.updateWithMasks(data.chunk, data.masks);
+ * ```
+ * @throws {TypeError} for a bad option, or `gitBlob` without `size`.
+ */
+export function createFilter(options?: Options): Filter;
+
+/**
  * Hashes a `ReadableStream`, a `Blob` or `File`, or an async iterable of
- * chunks (a Node stream), in constant memory. Calls `onProgress` with the
- * number of bytes hashed so far after each chunk. If the source fails part
- * way, the promise rejects with its error; `options.signal` aborts (the
- * promise rejects with the signal's reason). Either way the hasher is freed.
+ * chunks (a Node stream), in constant memory, with the filter half of
+ * detection in a second worker when {@link StreamOptions.worker} says so.
+ * Calls `onProgress` with the number of bytes hashed so far after each
+ * chunk. If the source or the filter worker fails part way, the promise
+ * rejects with its error; `options.signal` aborts (the promise rejects with
+ * the signal's reason). Either way the hasher is freed and the worker ended.
  *
  * @example
  * ```js

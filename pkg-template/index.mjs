@@ -1,25 +1,19 @@
 // sha1dc-wasm for browsers, Web Workers, bundlers and other runtimes (the
 // "browser" and "default" conditions): the module loads with `await init()`,
 // which fetches wasm/sha1dc_wasm_bg.wasm next to this file unless it is given
-// the module (URL, Response, bytes or WebAssembly.Module).
+// the module (URL, Response, bytes or WebAssembly.Module). hashStream's filter
+// worker is filter-worker.mjs next to this file (bundlers that understand
+// `new Worker(new URL(..., import.meta.url))` bundle it).
 import * as glue from './wasm/sha1dc_wasm.js';
-import { createApi } from './core.mjs';
+import { createWebApi } from './core.mjs';
 
-function moduleArg(input) {
-  if (input === undefined) return undefined;
-  // Already in wasm-bindgen's own form.
-  if (input !== null && Object.getPrototypeOf(input) === Object.prototype && 'module_or_path' in input) return input;
-  return { module_or_path: input };
-}
+const startWorker =
+  typeof Worker === 'function'
+    ? () => new Worker(new URL('./filter-worker.mjs', import.meta.url), { type: 'module', name: 'sha1dc-filter' })
+    : null;
 
-const api = createApi(
+export const { init, initSync, sha1dc, sha1dcMany, createHasher, createFilter, hashStream, backend } = createWebApi(
   glue,
-  async (input) => {
-    await glue.default(moduleArg(input));
-  },
-  (module) => {
-    glue.initSync({ module });
-  },
+  () => undefined,
+  startWorker,
 );
-
-export const { init, initSync, sha1dc, sha1dcMany, createHasher, hashStream, backend } = api;

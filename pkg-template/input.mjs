@@ -118,14 +118,14 @@ export function toList(messages) {
 }
 
 export const OPTION_NAMES = ['safeHash', 'reducedRound', 'gitBlob', 'size'];
-export const STREAM_OPTION_NAMES = [...OPTION_NAMES, 'signal'];
+export const STREAM_OPTION_NAMES = [...OPTION_NAMES, 'signal', 'worker'];
 /** No size: each message of a batch has its own. */
 export const MANY_OPTION_NAMES = ['safeHash', 'reducedRound', 'gitBlob'];
 
-const DEFAULTS = Object.freeze({ flags: SAFE_HASH, size: undefined, gitBlob: false, signal: undefined });
+const DEFAULTS = Object.freeze({ flags: SAFE_HASH, size: undefined, gitBlob: false, signal: undefined, worker: 'auto' });
 
 /**
- * Checks an options object; returns { flags, size, gitBlob, signal }. `where`
+ * Checks an options object; returns { flags, size, gitBlob, signal, worker }. `where`
  * names the call, like "sha1dc()"; `names` are the options it takes.
  */
 export function parseOptions(options, where, names = OPTION_NAMES) {
@@ -142,7 +142,14 @@ export function parseOptions(options, where, names = OPTION_NAMES) {
   const reducedRound = flag(options, 'reducedRound', false);
   const gitBlob = flag(options, 'gitBlob', false);
   const flags = (safeHash ? SAFE_HASH : 0) | (reducedRound ? REDUCED_ROUND : 0) | (gitBlob ? GIT_BLOB : 0);
-  return { flags, size: checkSize(options.size), gitBlob, signal: checkSignal(options.signal) };
+  return { flags, size: checkSize(options.size), gitBlob, signal: checkSignal(options.signal), worker: checkWorker(options.worker) };
+}
+
+/** hashStream's worker option: 'auto' (the default), true, false, or a function that starts one. */
+function checkWorker(worker) {
+  if (worker === undefined) return 'auto';
+  if (worker === true || worker === false || worker === 'auto' || typeof worker === 'function') return worker;
+  throw new TypeError(`sha1dc: option worker must be true, false, 'auto' or a function that starts a worker; got ${describe(worker)}`);
 }
 
 function flag(options, name, dflt) {

@@ -7,4 +7,4 @@ import { createApi } from './core.mjs';
 
 glue.initSync({ module: wasm });
 
-export const { init, initSync, sha1dc, sha1dcMany, createHasher, hashStream, backend } = createApi(glue, null, null);
+export const { init, initSync, sha1dc, sha1dcMany, createHasher, createFilter, hashStream, backend } = createApi(glue, null, null);

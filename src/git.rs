@@ -24,9 +24,9 @@
 
 use core::fmt;
 
-use crate::Hasher;
 use crate::outcome::{Collision, Outcome};
 use crate::output::Digest;
+use crate::{BlockFilter, Hasher, MaskCountError};
 
 /// The four kinds of git object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -172,6 +172,36 @@ impl ObjectHasher {
         reader: R,
     ) -> std::io::Result<u64> {
         self.hasher.update_reader_parallel(reader)
+    }
+
+    /// The filter half of detection at this place in the object (the
+    /// header included), to run apart and feed
+    /// [`update_with_masks`](Self::update_with_masks); see
+    /// [`Hasher::block_filter`].
+    ///
+    /// ```
+    /// use sha1dc_wasm::git::{ObjectHasher, ObjectKind, hash_object};
+    ///
+    /// let content = [7u8; 1000];
+    /// let mut hasher = ObjectHasher::new(ObjectKind::Blob, 1000);
+    /// let mut filter = hasher.block_filter();
+    /// for chunk in content.chunks(300) {
+    ///     let mut masks = [0u32; 5];
+    ///     let n = filter.filter(chunk, &mut masks)?;
+    ///     hasher.update_with_masks(chunk, &masks[..n])?;
+    /// }
+    /// let outcome = hasher.finalize().expect("1000 bytes, as announced");
+    /// assert_eq!(outcome, hash_object(ObjectKind::Blob, &content));
+    /// # Ok::<(), sha1dc_wasm::MaskCountError>(())
+    /// ```
+    pub fn block_filter(&self) -> BlockFilter {
+        self.hasher.block_filter()
+    }
+
+    /// [`update`](Self::update) with the masks a [`BlockFilter`] gave for
+    /// the same content; see [`Hasher::update_with_masks`].
+    pub fn update_with_masks(&mut self, data: &[u8], masks: &[u32]) -> Result<(), MaskCountError> {
+        self.hasher.update_with_masks(data, masks)
     }
 
     /// The object's kind.

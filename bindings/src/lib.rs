@@ -26,6 +26,13 @@
 //!
 //! Git blobs go through the library's `git` module, the code `sha1dcsum
 //! --git-blob` runs too.
+//!
+//! The engine's two halves, for two workers: `RawFilter` gives the
+//! candidate masks of the blocks each chunk completes, and
+//! `RawHasher::updateWithMasks` hashes the same chunk with them. Both start
+//! at the start of a message built from the same option bits and size (a
+//! git blob's header included), so a worker that only filters needs nothing
+//! from the one that hashes.
 // Native builds of the workspace compile this crate to nothing.
 #![cfg(target_arch = "wasm32")]
 
@@ -37,7 +44,7 @@ use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
 use sha1dc_wasm::git::{ObjectHasher, ObjectKind, ObjectOutcome};
-use sha1dc_wasm::{Builder, DisturbanceVector, Hasher, Outcome};
+use sha1dc_wasm::{BlockFilter, Builder, DisturbanceVector, Hasher, MaskCountError, Outcome};
 
 /// Option bit: output the safe hash when a collision is detected.
 const SAFE_HASH: u32 = 1;
@@ -189,6 +196,20 @@ impl Inner {
         }
     }
 
+    fn update_with_masks(&mut self, data: &[u8], masks: &[u32]) -> Result<(), MaskCountError> {
+        match self {
+            Inner::Plain(h) => h.update_with_masks(data, masks),
+            Inner::Blob(h) => h.update_with_masks(data, masks),
+        }
+    }
+
+    fn block_filter(&self) -> BlockFilter {
+        match self {
+            Inner::Plain(h) => h.block_filter(),
+            Inner::Blob(h) => h.block_filter(),
+        }
+    }
+
     /// Bytes of data so far (a blob's header not counted).
     fn len(&self) -> u64 {
         match self {
@@ -196,6 +217,51 @@ impl Inner {
             Inner::Blob(h) => h.content_len(),
         }
     }
+}
+
+/// `size` as a byte count: a non-negative safe integer.
+fn checked_size(size: f64) -> Result<u64, JsError> {
+    if size.is_finite() && size >= 0.0 && size.fract() == 0.0 && size <= MAX_SAFE_INTEGER {
+        Ok(size as u64)
+    } else {
+        // Not formatted: float formatting would add kilobytes of code.
+        Err(JsError::new(
+            "sha1dc: size must be a non-negative safe integer",
+        ))
+    }
+}
+
+impl Inner {
+    /// At the start of a message with the option bits `flags`: a git blob's
+    /// header hashed (it needs the size).
+    fn new(flags: u32, size: Option<u64>) -> Result<Inner, JsError> {
+        if flags & GIT_BLOB == 0 {
+            return Ok(Inner::Plain(builder(flags).build()));
+        }
+        let Some(size) = size else {
+            return Err(JsError::new(
+                "sha1dc: gitBlob needs the message size (options.size) before the data",
+            ));
+        };
+        Ok(Inner::Blob(
+            builder(flags).build_object(ObjectKind::Blob, size),
+        ))
+    }
+}
+
+/// [`BlockFilter::masks_for`] of a length JavaScript can hold, which may
+/// exceed wasm32's `usize`: a whole number of blocks completes as many.
+fn masks_for(filter: &BlockFilter, len: u64) -> f64 {
+    (len / 64 + filter.masks_for((len % 64) as usize) as u64) as f64
+}
+
+/// A wrong number of masks, as the wrapper's callers see it.
+fn mask_count_error(e: MaskCountError) -> JsError {
+    JsError::new(&format!(
+        "sha1dc: updateWithMasks: the chunk completes {} blocks and needs one mask for each (from a filter fed the same chunks), but {} were given",
+        e.expected(),
+        e.given()
+    ))
 }
 
 const SPENT: &str = "sha1dc: this hasher has already been digested; create a new one";
@@ -206,30 +272,9 @@ impl RawHasher {
     /// message size to expect (required for a git blob: it is in the header).
     #[wasm_bindgen(constructor)]
     pub fn new(flags: u32, size: Option<f64>) -> Result<RawHasher, JsError> {
-        let size = match size {
-            None => None,
-            Some(s) if s.is_finite() && s >= 0.0 && s.fract() == 0.0 && s <= MAX_SAFE_INTEGER => {
-                Some(s as u64)
-            }
-            Some(_) => {
-                // Not formatted: float formatting would add kilobytes of code.
-                return Err(JsError::new(
-                    "sha1dc: size must be a non-negative safe integer",
-                ));
-            }
-        };
-        let inner = if flags & GIT_BLOB != 0 {
-            let Some(size) = size else {
-                return Err(JsError::new(
-                    "sha1dc: gitBlob needs the message size (options.size) before the data",
-                ));
-            };
-            Inner::Blob(builder(flags).build_object(ObjectKind::Blob, size))
-        } else {
-            Inner::Plain(builder(flags).build())
-        };
+        let size = size.map(checked_size).transpose()?;
         Ok(RawHasher {
-            inner: Some(inner),
+            inner: Some(Inner::new(flags, size)?),
             size,
         })
     }
@@ -242,6 +287,23 @@ impl RawHasher {
     pub fn update(&mut self, data: &[u8]) -> Result<(), JsError> {
         self.live()?.update(data);
         Ok(())
+    }
+
+    /// Adds bytes to the message with their candidate masks: one for each
+    /// block `data` completes, from a [`RawFilter`] fed the same bytes. A
+    /// wrong number is an error, and nothing is hashed.
+    #[wasm_bindgen(js_name = updateWithMasks)]
+    pub fn update_with_masks(&mut self, data: &[u8], masks: &[u32]) -> Result<(), JsError> {
+        self.live()?
+            .update_with_masks(data, masks)
+            .map_err(mask_count_error)
+    }
+
+    /// How many masks [`update_with_masks`](Self::update_with_masks) needs
+    /// for `len` more bytes here: the blocks they complete.
+    #[wasm_bindgen(js_name = masksFor)]
+    pub fn masks_for(&mut self, len: f64) -> Result<f64, JsError> {
+        Ok(masks_for(&self.live()?.block_filter(), checked_size(len)?))
     }
 
     /// Adds the UTF-8 encoding of `text` to the message.
@@ -273,5 +335,42 @@ impl RawHasher {
                 encode_object(&h.finalize().map_err(|e| JsError::new(&e.to_string()))?)
             }
         })
+    }
+}
+
+/// The filter half of detection for the wrapper's `createFilter` and the
+/// two-worker `hashStream`: the masks a [`RawHasher`] built with the same
+/// option bits and size needs for the same chunks.
+#[wasm_bindgen]
+pub struct RawFilter {
+    inner: BlockFilter,
+}
+
+#[wasm_bindgen]
+impl RawFilter {
+    /// A filter at the start of a message with the option bits `flags`
+    /// (only a git blob's matters: its header) and `size` (required for a
+    /// git blob).
+    #[wasm_bindgen(constructor)]
+    pub fn new(flags: u32, size: Option<f64>) -> Result<RawFilter, JsError> {
+        let size = size.map(checked_size).transpose()?;
+        Ok(RawFilter {
+            inner: Inner::new(flags, size)?.block_filter(),
+        })
+    }
+
+    /// How many masks `len` more bytes give here: the blocks they complete.
+    #[wasm_bindgen(js_name = masksFor)]
+    pub fn masks_for(&self, len: f64) -> Result<f64, JsError> {
+        Ok(masks_for(&self.inner, checked_size(len)?))
+    }
+
+    /// Filters the next bytes of the message: the mask of each block they
+    /// complete, in order.
+    pub fn filter(&mut self, data: &[u8]) -> Vec<u32> {
+        let mut masks = alloc::vec![0; self.inner.masks_for(data.len())];
+        // Room for exactly the blocks `data` completes: never an error.
+        let _ = self.inner.filter(data, &mut masks);
+        masks
     }
 }

@@ -12,7 +12,7 @@ export const OPTIONS = [
   { long: 'text', short: 't', help: 'print two spaces before the name (the default)', set: (o) => (o.binary = false) },
   { long: 'tag', help: 'print BSD-style lines: SHA1 (<name>) = <hex> (flagged: SHA1 (<name>) = <hex> *coll*)', set: (o) => (o.tag = true) },
   { long: 'zero', short: 'z', help: 'end each line with NUL, not newline, and do not escape names; with --check, read NUL-terminated lines', set: (o) => (o.zero = true) },
-  { long: 'jobs', short: 'j', value: 'N', help: 'accepted as sha1dcsum takes it (a whole number, 1 or more); this command hashes one input at a time (the WebAssembly runs on one thread)', take: (o, v) => (o.jobs = parseJobs(v)) },
+  { long: 'jobs', short: 'j', value: 'N', help: 'accepted as sha1dcsum takes it (a whole number, 1 or more); this command hashes one input at a time, a file of 16 MiB or more with the filter half of collision detection on a second thread, unless N is 1', take: (o, v) => (o.jobs = parseJobs(v)) },
   { long: 'recursive', short: 'r', help: "hash the regular files below each directory FILE names, each directory's entries in the byte order of their names, printed as paths joined to the FILE; symbolic links found inside are skipped, not followed (a FILE that is one is followed), and so are FIFOs, sockets and devices; a directory that cannot be listed is an input that cannot be read", set: (o) => (o.recursive = true) },
   { long: 'reduced-round', help: 'also detect reduced-round collisions', set: (o) => (o.reducedRound = true) },
   { long: 'no-safe-hash', help: 'print the plain SHA-1 even when a collision is detected', set: (o) => (o.noSafeHash = true) },

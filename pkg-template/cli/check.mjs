@@ -66,10 +66,10 @@ function verdict(o, entry, result) {
 }
 
 /** Hashes the files a list names, printing a status line for each as the options allow; the counts. */
-function verify(o, listed, out) {
+async function verify(o, listed, out) {
   const tally = { unreadable: 0, mismatched: 0, collisions: 0, verified: 0 };
   for (const entry of listed) {
-    const result = hashInput(entry.name, o);
+    const result = await hashInput(entry.name, o);
     const v = verdict(o, entry, result);
     if (v === null) continue;
     if (v === 'FAILED open or read') tally.unreadable++;
@@ -95,7 +95,7 @@ function warnings(tally, out) {
 }
 
 /** Checks one list: { failed, collided }. */
-export function checkList(list, o, out) {
+export async function checkList(list, o, out) {
   let read;
   try {
     read = readList(list, o, out);
@@ -106,7 +106,7 @@ export function checkList(list, o, out) {
   }
   const listName = list.equals(STDIN) ? 'standard input' : lossy(list);
   // Even with no checksum to compare, the files named get their collision check.
-  const tally = verify(o, read.listed, out);
+  const tally = await verify(o, read.listed, out);
   if (read.listed.every((entry) => entry.hex === null)) {
     out.error(`${listName}: no properly formatted SHA1 checksum lines found`);
     return { failed: true, collided: tally.collisions > 0 };

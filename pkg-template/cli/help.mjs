@@ -7,7 +7,7 @@ const SUMMARY = 'Print or check SHA-1 checksums, with collision detection (Steve
 
 const DESCRIPTION = [
   'With no FILE, or when FILE is -, read standard input (printed as -). Each line is `<hex>  <name>`, or `<hex> *coll* <name>` when a collision attack was detected in that input; then <hex> is the "safe hash", which differs for the two files of a collision, unless --no-safe-hash is given. A name with a newline, carriage return or backslash is escaped (\\n, \\r, \\\\) and its line starts with a backslash, as GNU sha1sum does.',
-  'The options, output bytes, messages and exit statuses are those of sha1dcsum, but for --generate (sha1dcsum\'s alone), the backends (WebAssembly has one), and what Node cannot do: it hashes one input at a time (-j is accepted and checked, and changes nothing), and Node hands a program its arguments decoded as UTF-8: a file name given as an argument that is not UTF-8 is read from /proc/self/cmdline where there is one (Linux), but not through npx (npm\'s own Node decodes it first: run node_modules/.bin/sha1dc-wasm) nor on macOS or Windows (names read from a list with --check always work).',
+  'The options, output bytes, messages and exit statuses are those of sha1dcsum, but for --generate (sha1dcsum\'s alone), the backends (WebAssembly has one), and what Node cannot do: it hashes one input at a time (a large file on two threads, as sha1dcsum does: -j 1 keeps it on one), and Node hands a program its arguments decoded as UTF-8: a file name given as an argument that is not UTF-8 is read from /proc/self/cmdline where there is one (Linux), but not through npx (npm\'s own Node decodes it first: run node_modules/.bin/sha1dc-wasm) nor on macOS or Windows (names read from a list with --check always work).',
 ];
 
 const NOTES = [

@@ -1,9 +1,13 @@
 // Reading and hashing one input, a file or standard input (`-`), through one reused buffer:
 // constant memory whatever the size, except --git-blob of an input that is not a regular file
-// (its length comes first in the header, so it is read whole).
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { createHasher } from '../node.mjs';
+// (its length comes first in the header, so it is read whole). A large regular file is streamed
+// through hashStream with its filter worker, unless -j 1 asks for one thread.
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { createHasher, hashStream } from '../node.mjs';
 import { reason } from './output.mjs';
+
+/** Regular files of at least this many bytes get the filter worker (the size where it pays). */
+const TWO_WORKERS_FROM = 16 << 20;
 
 const BUFFER_SIZE = 256 << 10;
 const buffer = Buffer.allocUnsafe(BUFFER_SIZE);
@@ -49,11 +53,43 @@ function readWhole(fd) {
   return Buffer.concat(parts);
 }
 
+/** Why a file's size changed while it was read. */
+const sizeChanged = (size, total) => new Failure(`file size changed while reading (expected ${size} bytes, read ${total})`);
+
+/**
+ * Hashes the regular file open on `fd`, `size` bytes when it was opened, with hashStream and its
+ * filter worker: the result object, or a Failure. The size is a hint, as on the one-thread path,
+ * except for a git blob, whose header holds it.
+ */
+async function hashLarge(fd, size, flags, o) {
+  let total = 0;
+  async function* stream() {
+    total = 0;
+    for await (const chunk of createReadStream(null, { fd, start: 0, autoClose: false, highWaterMark: 1 << 20 })) {
+      total += chunk.length;
+      yield chunk;
+    }
+  }
+  const options = o.gitBlob ? { ...flags, gitBlob: true, size } : flags;
+  try {
+    try {
+      return await hashStream(stream(), { ...options, worker: true });
+    } catch (err) {
+      // A filter worker that could not start, or died: the file again, on this thread.
+      if (!/^sha1dc: the filter worker/.test(err && err.message)) throw err;
+      return await hashStream(stream(), { ...options, worker: false });
+    }
+  } catch (err) {
+    if (o.gitBlob && err instanceof RangeError) return sizeChanged(size, total);
+    return ioFailure(err);
+  }
+}
+
 /**
  * Hashes the input named `name` (bytes; `-` is standard input) with the command's options:
  * the result object, or a Failure.
  */
-export function hashInput(name, o) {
+export async function hashInput(name, o) {
   const flags = { reducedRound: o.reducedRound, safeHash: !o.noSafeHash };
   const stdin = name.equals(STDIN);
   let fd;
@@ -64,16 +100,15 @@ export function hashInput(name, o) {
   }
   let h = null;
   try {
-    const size = o.gitBlob && !stdin ? regularSize(fd) : null;
+    const size = stdin ? null : regularSize(fd);
+    if (size !== null && size >= TWO_WORKERS_FROM && o.jobs !== 1) return await hashLarge(fd, size, flags, o);
     if (o.gitBlob && size === null) {
       const all = readWhole(fd);
       return createHasher({ ...flags, gitBlob: true, size: all.length }).update(all).digest();
     }
     h = createHasher(o.gitBlob ? { ...flags, gitBlob: true, size } : flags);
     const total = stream(fd, h);
-    if (size !== null && total !== size) {
-      return new Failure(`file size changed while reading (expected ${size} bytes, read ${total})`);
-    }
+    if (o.gitBlob && total !== size) return sizeChanged(size, total);
     return h.digest();
   } catch (err) {
     return ioFailure(err);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { DATA, haveChromium, installTarball } from '../shared.mjs';
-import { ABC, BROWSER_ENTRY, BROWSER_WANT, chromium, closeChromium, here, runPage, writeFiles } from './helpers.mjs';
+import { ABC, BROWSER_ENTRY, BROWSER_WANT, browserEntry, chromium, closeChromium, here, runPage, writeFiles } from './helpers.mjs';
 
 const bin = (name) => join(here, 'node_modules/.bin', name);
 const noChromium = !haveChromium && 'Chromium is not installed';
@@ -52,12 +52,21 @@ function run(cmd, args, cwd) {
   return r;
 }
 
-test('esbuild --bundle --platform=browser --format=esm: the bundle runs in Chromium', { skip: noChromium }, async () => {
+test('esbuild --bundle --platform=browser --format=esm: the bundle runs in Chromium, its own filter worker built beside it', { skip: noChromium }, async () => {
   const dir = join(t.app, 'esbuild-browser');
-  writeFiles(dir, { 'entry.js': BROWSER_ENTRY, 'dist/index.html': '<!doctype html><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>' });
+  // esbuild bundles no worker: the app builds the package's filter worker as an entry of its own
+  // and hands hashStream a function that starts it.
+  const factory = "() => new Worker(new URL('./filter-worker.js', import.meta.url), { type: 'module' })";
+  writeFiles(dir, {
+    'entry.js': browserEntry(factory),
+    'filter-worker.js': "import 'sha1dc-wasm/filter-worker';\n",
+    'dist/index.html': '<!doctype html><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>',
+  });
   copyFileSync(join(DATA, PREFIX), join(dir, 'dist', PREFIX));
-  const r = run(bin('esbuild'), ['entry.js', '--bundle', '--format=esm', '--platform=browser', '--outfile=dist/main.js', '--log-level=warning'], dir);
-  assert.equal(r.stderr, '', 'no warnings');
+  for (const [entry, out] of [['entry.js', 'main.js'], ['filter-worker.js', 'filter-worker.js']]) {
+    const r = run(bin('esbuild'), [entry, '--bundle', '--format=esm', '--platform=browser', `--outfile=dist/${out}`, '--log-level=warning'], dir);
+    assert.equal(r.stderr, '', `${entry}: no warnings`);
+  }
   const { result, errors, requests } = await runPage(join(dir, 'dist'));
   assert.deepEqual(errors, []);
   assert.deepEqual(result, BROWSER_WANT);
@@ -89,6 +98,31 @@ test('esbuild --bundle --platform=node, ESM and CJS: the bundles run from anothe
     assert.equal(got, `${ABC} ${ABC} simd128`, out);
   }
   report('esbuild node bundles (inline.mjs)', join(dir, 'dist'));
+});
+
+test('esbuild --bundle --platform=node: hashStream on two workers, the filter worker bundled beside the program', () => {
+  const dir = join(t.app, 'esbuild-node-workers');
+  writeFiles(dir, {
+    // The package's worker module under the "node" condition: a worker_threads worker.
+    'filter-worker.mjs': "import 'sha1dc-wasm/filter-worker';\n",
+    'main.mjs': `import { sha1dc, hashStream } from 'sha1dc-wasm';
+      import { Worker } from 'node:worker_threads';
+      let started = 0;
+      const worker = () => (started++, new Worker(new URL('./filter-worker.mjs', import.meta.url)));
+      const big = new Uint8Array(3 << 20).map((_, i) => i >> 10);
+      const r = await hashStream(new Blob([big]), { worker });
+      console.log(r.hex === sha1dc(big).hex, started);`,
+  });
+  const elsewhere = join(t.work, 'elsewhere-workers');
+  mkdirSync(elsewhere, { recursive: true });
+  for (const out of ['main.mjs', 'filter-worker.mjs']) {
+    const r = run(bin('esbuild'), [out, '--bundle', '--format=esm', '--platform=node', `--outfile=dist/${out}`, '--log-level=warning'], dir);
+    assert.equal(r.stderr, '', `${out}: no warnings`);
+    copyFileSync(join(dir, 'dist', out), join(elsewhere, out));
+  }
+  const got = execFileSync(process.execPath, [join(elsewhere, 'main.mjs')], { cwd: elsewhere, encoding: 'utf8' }).trim();
+  assert.equal(got, 'true 1');
+  report('esbuild node bundles, two workers', join(dir, 'dist'));
 });
 
 test('webpack 5, mode production, no configuration of the package: the build runs in Chromium', { skip: noChromium }, async () => {

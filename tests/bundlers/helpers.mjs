@@ -76,22 +76,40 @@ export async function runPage(dir) {
   }
 }
 
-/** The page's script: loads the package the bundler chose, hashes, reports on window.__result. */
-export const BROWSER_ENTRY = `
+/**
+ * The page's script: loads the package the bundler chose, hashes, reports on window.__result.
+ * A 16 MiB Blob (a collision first) goes through hashStream on two workers: the package's own
+ * filter worker (worker: true, which rejects if it does not start) where the bundler bundled it,
+ * or the worker `factory` (code of a function) starts.
+ */
+export const browserEntry = (factory = 'true') => `
 import { init, sha1dc, createHasher, hashStream, backend } from 'sha1dc-wasm';
+const started = [];
+const RealWorker = self.Worker;
+self.Worker = class extends RealWorker {
+  constructor(url, options) {
+    super(url, options);
+    started.push(String(url));
+  }
+};
 init()
   .then(async () => {
     const shattered = new Uint8Array(await (await fetch('./shattered-1.prefix320.bin')).arrayBuffer());
+    const large = new Uint8Array((16 << 20) + 320);
+    large.set(shattered);
+    const twoWorkers = await hashStream(new Blob([large]), { worker: ${factory} });
     window.__result = {
       abc: sha1dc('abc').hex,
       hex: createHasher().update('ab').update('c').digest('hex'),
       stream: (await hashStream(new Blob(['a', 'bc']))).hex,
       dv: sha1dc(shattered).collision.dv,
       backend: backend(),
+      twoWorkers: { same: JSON.stringify(twoWorkers) === JSON.stringify(sha1dc(large)), block: twoWorkers.collision.block, started: started.length },
     };
   })
   .catch((e) => {
     window.__result = { error: String((e && e.stack) || e) };
   });
 `;
-export const BROWSER_WANT = { abc: ABC, hex: ABC, stream: ABC, dv: 'II(52,0)', backend: 'simd128' };
+export const BROWSER_ENTRY = browserEntry();
+export const BROWSER_WANT = { abc: ABC, hex: ABC, stream: ABC, dv: 'II(52,0)', backend: 'simd128', twoWorkers: { same: true, block: 4, started: 1 } };

@@ -6,6 +6,7 @@
 // byte, standard error with the program's name made the same, and the exit status.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -44,6 +45,12 @@ function makeFiles(dir) {
   writeFileSync(join(dir, 'locked'), 'locked\n');
   chmodSync(join(dir, 'locked'), 0); // unreadable, unless we run as root
   for (const [name, text] of Object.entries(lists())) writeFileSync(join(dir, name), text);
+  // Large enough for the filter worker: a collision at the start, and clean bytes.
+  const large = Buffer.alloc(16 * 1024 * 1024 + 321, 0x5a);
+  readFileSync(join(DATA, 'shattered-1.pdf')).copy(large);
+  writeFileSync(join(dir, 'large.bin'), large);
+  writeFileSync(join(dir, 'large-clean.bin'), large.subarray(320));
+  writeFileSync(join(dir, 'large.sums'), `${sha1(large.subarray(320))}  large-clean.bin\n${sha1(large)}  large.bin\n`);
   writeFileSync(Buffer.from(`${dir}/latin1.sums`, 'latin1'), Buffer.concat([B(`${sha1('latin-1 name\n')}  `), LATIN1, B('\n')]));
   makeTree(join(dir, 'tree'));
 }
@@ -134,6 +141,9 @@ const CASES = [
   { args: ['-rz', '--tag', 'tree'] },
   { args: ['-r', '.'] },
   { args: ['tree'] },
+  // Files large enough for the filter worker, in the modes that change what it does.
+  ...[[], ['--git-blob'], ['--no-safe-hash', '--json'], ['--reduced-round'], ['-j', '1'], ['--git-blob', '-j1']].map((mode) => ({ args: [...mode, 'large.bin', 'large-clean.bin'] })),
+  { args: ['-c', 'large.sums'] },
   // Standard input.
   { args: [], input: 'hello\n' },
   { args: ['-'], input: 'hello\n' },
@@ -280,17 +290,31 @@ test('npx runs the installed command', () => {
   assert.equal(r.status, 0);
 });
 
-test('a large file streams in constant memory', () => {
+test('a large file streams in constant memory, with the filter worker unless -j 1', () => {
   const big = join(t.work, 'big.bin');
   const fd = openSync(big, 'w');
   const chunk = Buffer.alloc(1 << 20, 0x61);
-  for (let i = 0; i < 256; i++) writeSync(fd, chunk);
+  // Its SHA-1 as it is written: the file read whole here would raise this process's resident
+  // set, which a child inherits as its starting maximum (getrusage keeps it across fork and exec).
+  const want = createHash('sha1');
+  for (let i = 0; i < 256; i++) {
+    writeSync(fd, chunk);
+    want.update(chunk);
+  }
   closeSync(fd);
-  const probe = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss='+process.resourceUsage().maxRSS+'\\n'))`;
-  const r = spawnSync(process.execPath, ['--import', probe, ours[1], big], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.stdout, `${sha1(readFileSync(big))}  ${big}\n`);
-  const kib = Number(/maxrss=(\d+)/.exec(r.stderr)[1]);
-  console.log(`# 256 MiB file: maximum resident set ${Math.round(kib / 1024)} MiB`);
-  assert.ok(kib < 128 * 1024, `the command's resident set reached ${kib} KiB for a 256 MiB file`);
+  const wantHex = want.digest('hex');
+  // Counts the worker_threads Workers started (the package looks the class up when it starts one).
+  const probe = `data:text/javascript,${encodeURIComponent(`import wt from 'node:worker_threads';
+    const Real = wt.Worker; let n = 0;
+    wt.Worker = class extends Real { constructor(...a) { super(...a); n++; } };
+    process.on('exit', () => process.stderr.write('maxrss=' + process.resourceUsage().maxRSS + ' workers=' + n + '\\n'));`)}`;
+  for (const [jobs, workers] of [[[], 1], [['-j', '1'], 0]]) {
+    const r = spawnSync(process.execPath, ['--import', probe, ours[1], ...jobs, big], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, `${wantHex}  ${big}\n`);
+    const [, kib, started] = /maxrss=(\d+) workers=(\d+)/.exec(r.stderr).map(Number);
+    console.log(`# 256 MiB file${jobs.length ? ', -j 1' : ''}: maximum resident set ${Math.round(kib / 1024)} MiB, ${started} filter worker`);
+    assert.ok(kib < 128 * 1024, `the command's resident set reached ${kib} KiB for a 256 MiB file`);
+    assert.equal(started, workers, `filter workers started${jobs.length ? ' with -j 1' : ''}`);
+  }
 });

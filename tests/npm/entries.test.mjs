@@ -22,7 +22,7 @@ const runModule = (code) =>
 
 test('CommonJS: require gives the API, ready at once, same instance as import', async () => {
   const cjs = require(`${PKG_DIR}/node.cjs`);
-  assert.deepEqual(Object.keys(cjs).sort(), ['backend', 'createHasher', 'hashStream', 'init', 'initSync', 'sha1dc', 'sha1dcMany']);
+  assert.deepEqual(Object.keys(cjs).sort(), ['backend', 'createFilter', 'createHasher', 'hashStream', 'init', 'initSync', 'sha1dc', 'sha1dcMany']);
   assert.equal(cjs.sha1dc('abc').hex, ABC);
   assert.equal(cjs.backend(), 'simd128');
   await cjs.init();
@@ -95,9 +95,9 @@ test('exports map: node import and require, the .wasm subpath, package.json', ()
   // Node itself: the file entries. Bundlers (the "module" condition) targeting Node: the inlined
   // module, as nothing is read beside a bundle. webpack and Vite ("webpack", "development",
   // "production"): the .wasm as a file they emit. Deno and Bun, before "node", which they also
-  // read: inlined, as Deno reads no file without a permission. Everything else (esbuild, Rollup):
-  // inlined.
-  assert.equal(pkg.exports['.'].deno, './inline.mjs');
+  // read: inlined, as Deno reads no file without a permission (Deno's entry also names its
+  // filter worker). Everything else (esbuild, Rollup): inlined.
+  assert.equal(pkg.exports['.'].deno, './deno.mjs');
   assert.equal(pkg.exports['.'].bun, './inline.mjs');
   // Cloudflare's workerd compiles no wasm from bytes: the .wasm as a module import.
   assert.equal(pkg.exports['.'].workerd, './workerd.mjs');
@@ -109,6 +109,8 @@ test('exports map: node import and require, the .wasm subpath, package.json', ()
   assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'deno', 'bun', 'workerd', 'node', 'webpack', 'development', 'production', 'default']);
   assert.equal(pkg.exports['./file'].default, './index.mjs');
   assert.equal(pkg.exports['./inline'].default, './inline.mjs');
+  // The filter worker, for an app that starts it itself.
+  assert.deepEqual(pkg.exports['./filter-worker'], { node: './filter-worker-node.mjs', default: './filter-worker.mjs' });
   assert.deepEqual(pkg.bin, { 'sha1dc-wasm': './cli.mjs' });
   assert.deepEqual(pkg.exports['.'].types, { import: './index.d.ts', require: './index.d.cts' });
   assert.equal(pkg.exports['./sha1dc_wasm_bg.wasm'], './wasm/sha1dc_wasm_bg.wasm');
@@ -123,7 +125,7 @@ test('the inlined entry: ready on import (no init), the same API, init() and ini
     m.initSync(new Uint8Array(0));
     console.log(before, m.createHasher().update('abc').digest('hex'), m.backend(), Object.keys(m).sort().join());
   `);
-  assert.equal(out, `${ABC} ${ABC} simd128 backend,createHasher,hashStream,init,initSync,sha1dc,sha1dcMany`);
+  assert.equal(out, `${ABC} ${ABC} simd128 backend,createFilter,createHasher,hashStream,init,initSync,sha1dc,sha1dcMany`);
 });
 
 test('a worker thread (the Web Worker pattern): Node entry and browser entry', async () => {
@@ -156,7 +158,7 @@ test('a worker thread (the Web Worker pattern): Node entry and browser entry', a
 });
 
 test('each module of the API has a CommonJS twin with the same exports; assemble.mjs refuses a form it cannot rewrite', async () => {
-  for (const name of ['core', 'input', 'result', 'hasher', 'many', 'stream']) {
+  for (const name of ['core', 'input', 'result', 'hasher', 'filter', 'many', 'stream', 'workers']) {
     const esm = await import(`${pkgUrl}/${name}.mjs`);
     const cjs = require(`${PKG_DIR}/${name}.cjs`);
     assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort(), name);

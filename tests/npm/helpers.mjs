@@ -8,6 +8,17 @@ import { DATA, PKG_DIR } from '../shared.mjs';
 
 export const data = (name) => readFileSync(join(DATA, name));
 
+/** Deterministic pseudo-random integers (xorshift32): next(n) is one in 0..n-1. */
+export function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return (n) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}
+
 /** Deterministic pseudo-random bytes (xorshift32). */
 export function bytes(n, seed = 1) {
   const out = new Uint8Array(n);
@@ -22,11 +33,11 @@ export function bytes(n, seed = 1) {
 }
 
 /**
- * The entry point under test, a file of the package: SHA1DC_ENTRY (inline.mjs for the runtimes
- * whose `exports` conditions pick it: Deno, Bun), else the Node ES module entry.
+ * The entry point under test, a file of the package: SHA1DC_ENTRY (deno.mjs or inline.mjs for
+ * the runtimes whose `exports` conditions pick them: Deno, Bun), else the Node ES module entry.
  */
 export const ENTRY = process.env.SHA1DC_ENTRY || 'node.mjs';
-const GLUE = { 'node.mjs': 'wasm/sha1dc_wasm_node.cjs', 'inline.mjs': 'wasm/sha1dc_wasm_inline.js' };
+const GLUE = { 'node.mjs': 'wasm/sha1dc_wasm_node.cjs', 'inline.mjs': 'wasm/sha1dc_wasm_inline.js', 'deno.mjs': 'wasm/sha1dc_wasm_inline.js' };
 if (!GLUE[ENTRY]) throw new Error(`SHA1DC_ENTRY must be one of ${Object.keys(GLUE).join(', ')}`);
 
 /** The API, from ENTRY. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sha1 as plainSha1 } from '../shared.mjs';
-import { ENTRY, api, bytes, data, glue } from './helpers.mjs';
+import { ENTRY, api, bytes, data, glue, rng } from './helpers.mjs';
 
 const { sha1dc, sha1dcMany } = api;
 
@@ -17,17 +17,6 @@ const MODES = [
   { gitBlob: true, reducedRound: true },
   { gitBlob: true, safeHash: false },
 ];
-
-/** Deterministic pseudo-random integers (xorshift32). */
-function rng(seed) {
-  let x = seed >>> 0 || 1;
-  return (n) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
 
 /** Messages of random lengths 0..20 KiB, some at a lane's block edges. */
 function randomMessages(count, seed) {

@@ -1,7 +1,8 @@
 // The package in the other runtimes it promises: Deno and Bun, and the oldest Node its
 // `engines` names, all from npm (scripts/test-wasm.sh installs them into runtimes/ when
 // missing). Each runs api.test.mjs and many.test.mjs (the API; the other test files drive Node
-// itself: its flags, npm, npx, Chromium) on the entry its `exports` conditions pick, and a
+// itself: its flags, npm, npx, Chromium; Node 18 also runs workers.test.mjs, on its
+// worker_threads) on the entry its `exports` conditions pick, and a
 // program that imports the installed package by name and needs no permission at all. Deno also
 // type-checks uses of the declarations under its own library. Cloudflare's workerd (no node:
 // modules to run the test files) runs a worker on the entry wrangler's conditions pick.
@@ -21,9 +22,11 @@ const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
 
 /** How each runtime runs the API's tests on `entry` (the file its conditions pick), and a program. */
 const RUNTIMES = {
-  deno: { entry: 'inline.mjs', tests: ['test', '--allow-all', '--no-check'], run: ['run'] },
-  bun: { entry: 'inline.mjs', tests: ['test'], run: [] },
-  node18: { entry: 'node.mjs', tests: ['--test'], run: [] },
+  deno: { entry: 'deno.mjs', tests: ['test', '--allow-all', '--no-check'], run: ['run'], twoWorkers: true },
+  // Bun gets the inlined entry, which starts no filter worker of its own.
+  bun: { entry: 'inline.mjs', tests: ['test'], run: [], twoWorkers: 'TypeError' },
+  // And the two-worker tests, which drive Node's worker_threads.
+  node18: { entry: 'node.mjs', tests: ['--test', './workers.test.mjs'], run: [], twoWorkers: true },
 };
 const TESTS = ['./api.test.mjs', './many.test.mjs'];
 
@@ -42,16 +45,22 @@ before(() => {
     `import { sha1dc, sha1dcMany, hashStream, backend } from 'sha1dc-wasm';
      const shattered = new Uint8Array(${JSON.stringify([...readFileSync(join(DATA, 'shattered-1.prefix320.bin'))])});
      const streamed = await hashStream(new Blob(['a', 'bc']), { signal: new AbortController().signal });
+     // The filter in a worker the entry starts itself: the same result, or the entry's TypeError.
+     const big = new Uint8Array(3 << 20).map((_, i) => (i * 7) >> 3);
+     const twoWorkers = await hashStream(new Blob([shattered, big]), { worker: true }).then(
+       (r) => JSON.stringify(r) === JSON.stringify(sha1dc(new Uint8Array([...shattered, ...big]))),
+       (e) => e.name,
+     );
      console.log(JSON.stringify({
        resolved: typeof import.meta.resolve === 'function' ? String(import.meta.resolve('sha1dc-wasm')) : null,
-       abc: sha1dc('abc').hex, streamed: streamed.hex, backend: backend(),
+       abc: sha1dc('abc').hex, streamed: streamed.hex, backend: backend(), twoWorkers,
        collision: sha1dc(shattered).collision, many: sha1dcMany(['abc', shattered]).map((r) => r.collision && r.collision.dv),
      }));`,
   );
 });
 after(() => app?.cleanup());
 
-for (const [name, { entry, tests, run: runArgs }] of Object.entries(RUNTIMES)) {
+for (const [name, { entry, tests, run: runArgs, twoWorkers }] of Object.entries(RUNTIMES)) {
   test(`${name}: the API's tests on ${entry}`, { skip: missing(name) }, () => {
     const r = run(name, [...tests, ...TESTS], here, { SHA1DC_ENTRY: entry });
     assert.equal(r.status, 0, r.out);
@@ -66,7 +75,7 @@ for (const [name, { entry, tests, run: runArgs }] of Object.entries(RUNTIMES)) {
     if (got.resolved !== null) assert.match(got.resolved, new RegExp(`/node_modules/sha1dc-wasm/${entry.replace('.', '\\.')}$`));
     assert.deepEqual(
       { ...got, resolved: undefined },
-      { resolved: undefined, abc: ABC, streamed: ABC, backend: 'simd128', collision: { offset: 256, block: 4, dv: 'II(52,0)', count: 1 }, many: [null, 'II(52,0)'] },
+      { resolved: undefined, abc: ABC, streamed: ABC, backend: 'simd128', twoWorkers, collision: { offset: 256, block: 4, dv: 'II(52,0)', count: 1 }, many: [null, 'II(52,0)'] },
     );
   });
 }

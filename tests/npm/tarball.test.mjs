@@ -31,11 +31,18 @@ test('npm pack, npm install, import and require', () => {
     'cli/walk.mjs',
     'core.cjs',
     'core.mjs',
+    'deno.mjs',
+    'filter-worker-node.mjs',
+    'filter-worker.mjs',
+    'filter.cjs',
+    'filter.mjs',
+    'filtering.mjs',
     'hasher.cjs',
     'hasher.mjs',
     'index.d.cts',
     'index.d.ts',
     'index.mjs',
+    'inline-api.mjs',
     'inline.mjs',
     'input.cjs',
     'input.mjs',
@@ -55,6 +62,8 @@ test('npm pack, npm install, import and require', () => {
     'wasm/sha1dc_wasm_inline.js',
     'wasm/sha1dc_wasm_node.cjs',
     'workerd.mjs',
+    'workers.cjs',
+    'workers.mjs',
   ]);
   assert.ok(existsSync(join(app, 'node_modules/sha1dc-wasm/wasm/sha1dc_wasm_bg.wasm')));
   assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')), ['sha1dc-wasm']);
@@ -89,7 +98,7 @@ test('npm pack, npm install, import and require', () => {
   if (tsc) {
     writeFileSync(
       join(app, 'types.mts'),
-      `import { init, initSync, sha1dc, createHasher, hashStream, backend, type Result, type Options } from 'sha1dc-wasm';
+      `import { init, initSync, sha1dc, createHasher, createFilter, hashStream, backend, type Result, type Options, type Filter } from 'sha1dc-wasm';
        await init();
        initSync(new Uint8Array(0));
        const o: Options = { safeHash: false, reducedRound: true, gitBlob: true, size: 3 };
@@ -100,11 +109,18 @@ test('npm pack, npm install, import and require', () => {
        const p: Promise<Result> = hashStream(new Blob([]), (n: number) => void n);
        const q: Promise<Result> = hashStream(new Blob([]), null, (n) => void n);
        const b: string = backend();
+       const f: Filter = createFilter({ gitBlob: true, size: 3 });
+       const masks: Uint32Array = f.filter(new Uint8Array(3));
+       createHasher({ gitBlob: true, size: 3 }).updateWithMasks(new Uint8Array(3), masks);
+       const w: Promise<Result> = hashStream(new Blob([]), { worker: 'auto' });
+       hashStream(new Blob([]), { worker: () => new Worker(new URL('./w.mjs', import.meta.url), { type: 'module' }) });
+       // @ts-expect-error worker is true, false, 'auto' or a function that starts one
+       hashStream(new Blob([]), { worker: 2 });
        // @ts-expect-error a number is not an input
        sha1dc(42);
        // @ts-expect-error unknown option
        sha1dc('x', { safehash: true });
-       export { dv, hex, p, q, b };`,
+       export { dv, hex, p, q, b, w };`,
     );
     writeFileSync(join(app, 'types.cts'), "import m = require('sha1dc-wasm');\nconst x: string = m.sha1dc('abc').sha1;\nexport = x;\n");
     node([tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'types.mts', 'types.cts'], app);
