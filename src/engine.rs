@@ -126,7 +126,7 @@ impl Engine {
             return;
         }
         if let Some(h) = self.held.take() {
-            self.process(&[h], None, &mut Reporter::none());
+            self.process(&[h], &mut Reporter::none());
         }
         self.config = config;
     }
@@ -152,11 +152,11 @@ impl Engine {
         let (blocks, rest) = block::split_blocks(data);
         // Everything but the last whole block now; that one is held.
         if let Some((last, before)) = blocks.split_last() {
-            self.process(&small[..n], None, report);
-            self.process(before, None, report);
+            self.process(&small[..n], report);
+            self.process(before, report);
             self.held = Some(*last);
         } else if n > 0 {
-            self.process(&small[..n - 1], None, report);
+            self.process(&small[..n - 1], report);
             self.held = Some(small[n - 1]);
         }
         self.buffer(rest);
@@ -199,15 +199,15 @@ impl Engine {
     pub(crate) fn update_unheld(&mut self, data: &[u8], report: &mut Reporter<'_>) {
         self.len = self.len.wrapping_add(data.len() as u64);
         if let Some(h) = self.held.take() {
-            self.process(&[h], None, report);
+            self.process(&[h], report);
         }
         let (filled, data) = self.fill_buffer(data);
         if let Some(block) = filled {
-            self.process(&[block], None, report);
+            self.process(&[block], report);
         }
         let (blocks, rest) = block::split_blocks(data);
         if !blocks.is_empty() {
-            self.process(blocks, None, report);
+            self.process(blocks, report);
         }
         self.buffer(rest);
     }
@@ -231,17 +231,17 @@ impl Engine {
         }
         self.len = self.len.wrapping_add(data.len() as u64);
         if let Some(h) = self.held.take() {
-            self.process(&[h], None, report);
+            self.process(&[h], report);
         }
         let (filled, data) = self.fill_buffer(data);
         let mut masks = masks;
         if let Some(block) = filled {
-            self.process(&[block], Some(&masks[..1]), report);
+            self.process_masked(&[block], &masks[..1], report);
             masks = &masks[1..];
         }
         let (blocks, rest) = block::split_blocks(data);
         if !blocks.is_empty() {
-            self.process(blocks, Some(masks), report);
+            self.process_masked(blocks, masks, report);
         }
         self.buffer(rest);
         Ok(())
@@ -266,9 +266,9 @@ impl Engine {
         let (blocks, tail) = block::split_blocks(data);
         self.len = data.len() as u64;
         let none = &mut Reporter::none();
-        self.process(blocks, None, none);
+        self.process(blocks, none);
         let (pad, count) = block::padding(tail, self.len);
-        self.process(&pad[..count], None, none);
+        self.process(&pad[..count], none);
         self.detection.outcome(&self.chain)
     }
 
@@ -277,18 +277,16 @@ impl Engine {
         if let Some(h) = self.held.take() {
             let mut last = [h; 3];
             last[1..1 + count].copy_from_slice(&pad[..count]);
-            self.process(&last[..1 + count], None, report);
+            self.process(&last[..1 + count], report);
         } else {
-            self.process(&pad[..count], None, report);
+            self.process(&pad[..count], report);
         }
         self.buf_len = 0;
         self.detection.outcome(&self.chain)
     }
 
-    /// Compresses whole blocks into the chain(s), detecting collisions;
-    /// `masks`, when given, are the blocks' candidate masks, filtered
-    /// elsewhere (one per block).
-    fn process(&mut self, blocks: &[Block], masks: Option<&[u32]>, report: &mut Reporter<'_>) {
+    /// Compresses whole blocks into the chain(s), detecting collisions.
+    fn process(&mut self, blocks: &[Block], report: &mut Reporter<'_>) {
         if !self.config.detect {
             self.backend.compressor.compress(&mut self.chain, blocks);
             if let Some(sha1_chain) = &mut self.detection.sha1_chain {
@@ -299,17 +297,13 @@ impl Engine {
         }
         // Runs at most twice: a second time only when a collision made the
         // chains part in this call, for the blocks after it.
-        let mut done = 0;
-        while done < blocks.len() {
-            let rest = &blocks[done..];
+        let mut rest = blocks;
+        while !rest.is_empty() {
             if let Some(sha1_chain) = &mut self.detection.sha1_chain {
                 self.backend.compressor.compress(sha1_chain, rest);
             }
-            done += match (masks, self.backend.per_block) {
-                (Some(masks), _) if self.config.filter => {
-                    self.detect_masked(rest, &masks[done..], report)
-                }
-                (_, Some((form, below))) if self.config.filter && rest.len() < below => {
+            rest = match self.backend.per_block {
+                Some((form, below)) if self.config.filter && rest.len() < below => {
                     self.detect_per_block(form, rest, report)
                 }
                 _ => self.detect_filtered_ahead(rest, report),
@@ -317,12 +311,33 @@ impl Engine {
         }
     }
 
-    /// The output chain over `blocks`, filtered ahead of their compression,
-    /// [`FILTER_CALL`] blocks a call (every block a candidate for every DV
-    /// with the filter off), then [`Engine::detect_masked`]. Returns how
-    /// many blocks it took: all, or up to one whose collision just made
-    /// the chains part.
-    fn detect_filtered_ahead(&mut self, blocks: &[Block], report: &mut Reporter<'_>) -> usize {
+    /// [`Engine::process`] of blocks whose candidate masks `masks` were
+    /// filtered elsewhere (with the filter off, they are not used).
+    fn process_masked(&mut self, blocks: &[Block], masks: &[u32], report: &mut Reporter<'_>) {
+        if !(self.config.detect && self.config.filter) {
+            return self.process(blocks, report);
+        }
+        // As in `process`: a second time only after the chains part.
+        let mut rest = blocks;
+        while !rest.is_empty() {
+            if let Some(sha1_chain) = &mut self.detection.sha1_chain {
+                self.backend.compressor.compress(sha1_chain, rest);
+            }
+            let masks = &masks[blocks.len() - rest.len()..];
+            rest = self.detect_masked(rest, masks, report);
+        }
+    }
+
+    /// The output chain over `blocks`, filtered ahead of their compression
+    /// (every block a candidate for every DV with the filter off),
+    /// [`FILTER_CALL`] blocks a call, each call's then hashed by
+    /// [`Engine::detect_masked`]. Returns the blocks after one whose
+    /// collision just made the chains part, or none.
+    fn detect_filtered_ahead<'a>(
+        &mut self,
+        blocks: &'a [Block],
+        report: &mut Reporter<'_>,
+    ) -> &'a [Block] {
         let mut masks = [u32::MAX; FILTER_CALL];
         let mut done = 0;
         for chunk in blocks.chunks(FILTER_CALL) {
@@ -330,25 +345,25 @@ impl Engine {
             if self.config.filter {
                 filter::masks(self.backend.simd, chunk, masks);
             }
-            let took = self.detect_masked(chunk, masks, report);
-            done += took;
-            if took < chunk.len() {
-                break;
+            let left = self.detect_masked(chunk, masks, report).len();
+            done += chunk.len();
+            if left > 0 {
+                return &blocks[done - left..];
             }
         }
-        done
+        &[]
     }
 
     /// The output chain over `blocks` whose candidate masks are `masks`:
     /// the runs between candidates in one compression call each, each
-    /// candidate compressed and tested alone. Returns how many blocks it
-    /// took, as [`Engine::detect_filtered_ahead`].
-    fn detect_masked(
+    /// candidate compressed and tested alone. Returns the blocks after one
+    /// whose collision just made the chains part, or none.
+    fn detect_masked<'a>(
         &mut self,
-        blocks: &[Block],
+        blocks: &'a [Block],
         masks: &[u32],
         report: &mut Reporter<'_>,
-    ) -> usize {
+    ) -> &'a [Block] {
         debug_assert_eq!(masks.len(), blocks.len());
         let mut run = 0;
         for (i, &mask) in masks.iter().enumerate() {
@@ -361,27 +376,26 @@ impl Engine {
             run = i + 1;
             if self.check_candidate(&blocks[i], mask, self.blocks + i as u64, report) {
                 self.blocks += run as u64;
-                return run;
+                return &blocks[run..];
             }
         }
         self.backend
             .compressor
             .compress(&mut self.chain, &blocks[run..]);
         self.blocks += blocks.len() as u64;
-        blocks.len()
+        &[]
     }
 
     /// [`Engine::detect_filtered_ahead`] one block at a time, in the
     /// backend's per-block `form`.
-    fn detect_per_block(
+    fn detect_per_block<'a>(
         &mut self,
         form: PerBlock,
-        blocks: &[Block],
+        blocks: &'a [Block],
         report: &mut Reporter<'_>,
-    ) -> usize {
-        let mut done = 0;
+    ) -> &'a [Block] {
+        let mut rest = blocks;
         loop {
-            let rest = &blocks[done..];
             let start = self.chain;
             let (i, dv) = match form.detect(&mut self.chain, rest, self.config.reduced_round) {
                 Some(found) => found,
@@ -395,13 +409,13 @@ impl Engine {
             }
             let parted = self.on_collision(&rest[i], self.blocks + i as u64, dv, chain_in, report);
             self.blocks += i as u64 + 1;
-            done += i + 1;
+            rest = &rest[i + 1..];
             if parted {
-                return done;
+                return rest;
             }
         }
-        self.blocks += (blocks.len() - done) as u64;
-        blocks.len()
+        self.blocks += rest.len() as u64;
+        &[]
     }
 
     /// Compresses a candidate block into the output chain and tests its
