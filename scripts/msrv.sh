@@ -3,17 +3,18 @@
 # rust-version of Cargo.toml: 1.63, git's own minimum), in a scratch copy of
 # the workspace that old Cargo can read:
 # - the library, default features and none, with -D warnings, for x86-64
-#   and aarch64; its unit tests, its doc examples and every integration test
-#   that needs no newer dev-dependency (known answers, every backend against
-#   the portable one, the batch form, the reports; sha1dcsum and its tests);
+#   and aarch64 (and wasm32 with simd128); its unit tests, its doc examples
+#   and every integration test that needs no newer dev-dependency (known
+#   answers, every backend against the portable one, the batch form, the
+#   reports; sha1dcsum and its tests);
 # - the C library: its unit tests, then installed with scripts/install-c.sh
 #   and put through the C tests (tests/c/run.sh --installed).
 # The copy leaves out what needs a newer compiler: the `digest` feature
 # (digest 0.11: Rust 1.85), the dev-dependencies other than `sha1` 0.10,
 # the tests, benchmarks and README examples that use them, the wasm
-# bindings. Its dependencies
-# are resolved for that Rust by the current Cargo (Cargo.lock format 3) and
-# vendored, as Cargo before 1.68 cannot reach crates.io's index.
+# bindings. Its dependencies are resolved for that Rust by the current Cargo
+# (Cargo.lock format 3) and vendored, as Cargo before 1.68 cannot reach
+# crates.io's index. SHA1DC_MSRV_KEEP=1 keeps the copy.
 #   scripts/msrv.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -30,15 +31,18 @@ rustup toolchain list | grep -q "^$toolchain" || {
   say "rustup toolchain install $msrv"
   rustup toolchain install "$msrv" --profile minimal
 }
-rustup target list --toolchain "$msrv" --installed | grep -qx aarch64-unknown-linux-gnu ||
-  rustup target add --toolchain "$msrv" aarch64-unknown-linux-gnu
+for target in aarch64-unknown-linux-gnu wasm32-unknown-unknown; do
+  rustup target list --toolchain "$msrv" --installed | grep -qx "$target" ||
+    rustup target add --toolchain "$msrv" "$target"
+done
 
 work=$(mktemp -d)
 trap '[ -n "${SHA1DC_MSRV_KEEP:-}" ] || rm -rf "$work"' EXIT
 copy=$work/src
 say "a copy of the workspace for Rust $msrv in $copy"
-mkdir -p "$copy/capi" "$copy/scripts" "$copy/tests/c"
-cp -r Cargo.toml build.rs src tests "$copy/"
+mkdir -p "$copy/capi" "$copy/scripts"
+cp -r Cargo.toml build.rs src "$copy/"
+tar -c --exclude=node_modules --exclude=tests/page/out tests | tar -x -C "$copy"
 # The README's Rust examples (doc tests) use the newer dev-dependencies; the
 # library's own examples run.
 : >"$copy/README.md"
@@ -85,19 +89,23 @@ say "dependencies for Rust $msrv, vendored"
 )
 
 old() { (cd "$copy" && cargo "+$msrv" "$1" --offline "${@:2}"); }
-say "Rust $msrv: the library, default features and none (-D warnings), x86-64 and aarch64"
+say "Rust $msrv: the library, default features and none (-D warnings), x86-64, aarch64, wasm32"
 for target in "" aarch64-unknown-linux-gnu; do
   for features in "" --no-default-features; do
     # shellcheck disable=SC2086 # empty or one word each
     old rustc --quiet --lib $features ${target:+--target $target} -- -D warnings
   done
 done
+# With simd128, as the npm package builds it (the flag applies to the target only).
+RUSTFLAGS="-C target-feature=+simd128" old rustc --quiet --lib --target wasm32-unknown-unknown -- -D warnings
 say "Rust $msrv: cargo test (all but ${NEWER_TESTS[*]})"
 old test --quiet
 say "Rust $msrv: the C library's unit tests, then installed and its C tests"
 old test --quiet -p sha1dc-wasm-capi --lib
 RUSTUP_TOOLCHAIN=$msrv CARGO_NET_OFFLINE=true "$copy/scripts/install-c.sh" "$work/prefix"
-readelf -p .comment "$work/prefix/lib/libsha1detectcoll.so.1.0.0" | grep -q "rustc version $msrv\." ||
+# Its standard library's source paths name the compiler's commit.
+commit=$(rustc "+$msrv" -vV | sed -n 's/^commit-hash: //p')
+grep -q "/rustc/$commit/" "$work/prefix/lib/libsha1detectcoll.so.1.0.0" ||
   { echo "the installed library was not built by Rust $msrv" >&2; exit 1; }
 tests/c/run.sh --installed "$work/prefix"
 say "Rust $msrv: green"
