@@ -198,3 +198,26 @@ fn every_length_to_600_and_reuse() {
         assert_eq!(reused.finalize_reset(), want, "len {len} reused");
     }
 }
+
+/// One input "on two threads" where no thread starts (wasm32 has none):
+/// the calls hash on the calling thread alone, with the one-thread
+/// outcome, and never panic; the collision of the whole SHAttered file too.
+#[wasm_bindgen_test]
+fn two_thread_calls_run_alone_without_threads() {
+    let mut inputs = vec![input("shattered-1.pdf")];
+    inputs.push(splitmix64_bytes(random_seed(), (1 << 20) + 77));
+    for data in &inputs {
+        let want = hash(data);
+        let mut slice = Hasher::new();
+        slice.update(&data[..5]);
+        slice.update_parallel(&data[5..]);
+        assert_eq!(slice.finalize(), want);
+        let mut read = Hasher::new();
+        let n = read
+            .update_reader_parallel(&data[..])
+            .expect("a slice reads");
+        assert_eq!(n, data.len() as u64);
+        assert_eq!(read.finalize(), want);
+    }
+    assert!(hash(&inputs[0]).collision().is_some());
+}

@@ -15,13 +15,15 @@
 //!   each chunk into a buffer of a small ring and filters it, and the
 //!   calling thread only hashes.
 //!
-//! Below [`PARALLEL_MIN`] bytes, a call runs on the calling thread alone.
+//! Below [`PARALLEL_MIN`] bytes, a call runs on the calling thread alone,
+//! and so does a call where no thread can start (wasm32 without threads).
 //! The threads are scoped: when a call returns, by an error or not, its
 //! second thread has ended.
 
 mod read;
 mod slice;
-#[cfg(test)]
+// Native only: the tests read files and start threads.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 pub(crate) use read::{CHUNK, update_reader};

@@ -258,15 +258,50 @@ pub(crate) fn update_reader<R: Read + Send>(
         None
     };
     let ring = Ring::new(chunk);
+    // The reader goes to the second thread, or stays if none starts.
+    let slot = Mutex::new(Some(reader));
+    let take = |slot: &Mutex<Option<R>>| slot.lock().unwrap_or_else(|e| e.into_inner()).take();
     std::thread::scope(|scope| {
-        let ring = &ring;
-        scope.spawn(move || read_ahead(ring, reader, filter));
-        let _stop = StopOnDrop(ring);
+        let (ring, slot) = (&ring, &slot);
+        let reading = move || {
+            if let Some(reader) = take(slot) {
+                read_ahead(ring, reader, filter);
+            }
+        };
+        let started = std::thread::Builder::new().spawn_scoped(scope, reading);
         engine.update_unheld(&head.bytes()[..n], &mut Reporter::none());
-        let (read, handed) = hash_handed(engine, ring, Some(head))?;
-        let split = Split { handed, alone: 1 };
-        Ok((n as u64 + read, split))
+        let (read, handed) = match started {
+            Ok(_) => {
+                let _stop = StopOnDrop(ring);
+                hash_handed(engine, ring, Some(head))?
+            }
+            // No thread here (wasm32 without threads, a process out of them).
+            Err(_) => {
+                let reader = take(slot).expect("no thread took it");
+                (hash_alone(engine, reader, head, chunk)?, 0)
+            }
+        };
+        Ok((n as u64 + read, Split { handed, alone: 1 }))
     })
+}
+
+/// The rest of `reader` read and hashed on this thread, through `buf`, a
+/// `chunk` at a time: the bytes read.
+fn hash_alone(
+    engine: &mut Engine,
+    mut reader: impl Read,
+    mut buf: Buffer,
+    chunk: usize,
+) -> io::Result<u64> {
+    let mut read = 0;
+    loop {
+        let n = read_full(&mut reader, &mut buf.bytes()[..chunk])?;
+        if n == 0 {
+            return Ok(read);
+        }
+        engine.update_unheld(&buf.bytes()[..n], &mut Reporter::none());
+        read += n as u64;
+    }
 }
 
 /// The hashing thread's part: hashes every chunk handed over, giving

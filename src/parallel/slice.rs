@@ -220,7 +220,10 @@ pub(crate) fn update_slice(engine: &mut Engine, data: &[u8], chunks: Chunks, min
     let mut split = Split::default();
     std::thread::scope(|scope| {
         let (shared, simd) = (&shared, engine.backend().simd);
-        scope.spawn(move || filter_ahead(shared, simd, blocks, chunks));
+        let filter = move || filter_ahead(shared, simd, blocks, chunks);
+        // Where no thread starts (wasm32 without threads, a process out of
+        // them), no chunk is claimed and every one is hashed alone.
+        let _ = std::thread::Builder::new().spawn_scoped(scope, filter);
         let _stop = StopOnDrop(shared);
         engine.update_unheld(&data[bytes(0)], none);
         split.alone += 1;
