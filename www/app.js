@@ -18,6 +18,8 @@ import { TimeLeft } from './remaining.js';
 import { filesFromDrop } from './folders.js';
 
 const POOL_SIZE = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4));
+/** `?workers=1`: every file on one worker (no filter worker), to compare. */
+const ONE_WORKER = new URLSearchParams(location.search).get('workers') === '1';
 
 const $ = (sel) => document.querySelector(sel);
 const ui = {
@@ -170,7 +172,7 @@ function addFiles(fileList) {
 /** Hashes a file (again) with the current options; a job it still had is cancelled. */
 function enqueue(entry) {
   if (entry.jobId && byJob.delete(entry.jobId)) pool.cancel(entry.jobId); // forgotten first: no "cancelled"
-  entry.options = { gitBlob: ui.gitBlob.checked, reducedRound: ui.reduced.checked };
+  entry.options = { gitBlob: ui.gitBlob.checked, reducedRound: ui.reduced.checked, oneWorker: ONE_WORKER };
   Object.assign(entry, { result: null, cmp: null, timeLeft: null, status: 'pending' });
   showQueued(entry, Boolean(pool.backend));
   showMatch(entry);

@@ -1,5 +1,7 @@
-// Chunk sources: where the hashing worker gets a large file's bytes. Each source yields
-// Uint8Array views, each valid until the next is asked for, and never holds the file whole:
+// Chunk sources: where the hashing worker gets the bytes of a file it hashes alone (a file of
+// TWO_WORKERS_FROM bytes or more goes to two workers instead, hashing.js, unless the filter
+// worker cannot start or the page asks for one worker). Each source yields Uint8Array views,
+// each valid until the next is asked for, and never holds the file whole:
 //   - piped: a reader worker (reader.js) drains the File's stream on its own thread into
 //     buffers this worker lends it, for files large enough to pay for a second thread;
 //   - byob: a BYOB reader into two buffers that take turns (one hashed while the other fills);

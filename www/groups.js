@@ -2,6 +2,7 @@
 // called out together. Finding them is pure (collisionGroups); showing them is DOM (GroupsView).
 
 import { groupTitle, groupWhy } from './format.js';
+import { hexCode } from './render.js';
 
 /**
  * @typedef {{ id: number, name: string, anchor: string, gitBlob: boolean, sha1: string, hex: string }} Hashed
@@ -59,19 +60,12 @@ function callOut(group) {
     const a = document.createElement('a');
     a.href = `#${f.anchor}`;
     a.textContent = f.name;
-    li.append(a, ' — safe hash ', hex(f.hex));
+    li.append(a, ' — safe hash ', hexCode(f.hex));
     names.append(li);
   }
   const why = document.createElement('p');
   const [before, after] = groupWhy(group.gitBlob);
-  why.append(before, hex(group.sha1), after);
+  why.append(before, hexCode(group.sha1), after);
   box.append(title, names, why);
   return box;
-}
-
-function hex(text) {
-  const code = document.createElement('code');
-  code.className = 'hex';
-  code.textContent = text;
-  return code;
 }

@@ -1,19 +1,30 @@
-// Hashing: a large file from a chunk source (chunks.js) through one streaming hasher, or a batch
-// of small files read whole and hashed together with sha1dcMany. Neither knows where its
-// messages go or how a cancel arrives: the protocol (worker.js) passes `post` and `isCancelled`.
+// Hashing: a large file on two workers (the package's hashStream: its filter worker reads the
+// file and runs the filter half of detection ahead of the hashing here), a file from a chunk
+// source (chunks.js) through one streaming hasher, or a batch of small files read whole and
+// hashed together with sha1dcMany. None knows where its messages go or how a cancel arrives:
+// the protocol (worker.js) passes `post` and `isCancelled`.
 
-import { createHasher, sha1dcMany } from './pkg/index.mjs';
+import { createHasher, hashStream, sha1dcMany } from './pkg/index.mjs';
 
 /** Progress is reported at most this often, in milliseconds. */
 const PROGRESS_MS = 50;
+
+/**
+ * Files of at least this many bytes are hashed on two workers; below, a second worker costs
+ * more than it saves.
+ */
+export const TWO_WORKERS_FROM = 16 * 1024 * 1024;
 
 /**
  * @typedef {{ gitBlob?: boolean, reducedRound?: boolean }} Options
  * @typedef {{ post: (msg: object) => void, isCancelled: (id: number) => boolean }} Channel
  */
 
-/** How the files went (the page tests read it through the worker's global). */
-export const stats = { batches: 0, batchedFiles: 0, streamedFiles: 0 };
+/**
+ * How the files went (the page tests read it through the worker's global): streamedFiles on
+ * one worker, filteredFiles on two.
+ */
+export const stats = { batches: 0, batchedFiles: 0, streamedFiles: 0, filteredFiles: 0 };
 
 class Cancelled extends Error {}
 
@@ -82,6 +93,48 @@ export async function hashFile(id, total, source, options, { post, isCancelled }
   } finally {
     source.close();
   }
+}
+
+/** Set once the filter worker failed to start: the next large files go on one worker. */
+let noFilterWorker = false;
+
+/**
+ * Hashes job `id`, a large `file`, on two workers; posts progress, then its result, 'cancelled'
+ * or error. Returns false, having posted nothing, when the filter worker cannot start (the file
+ * is then for the one-worker path).
+ * @param {File} file
+ * @param {Channel} channel
+ */
+export async function hashOnTwoWorkers(id, file, options, { post, isCancelled }) {
+  if (noFilterWorker) return false;
+  const stop = new AbortController();
+  const t0 = performance.now();
+  let lastReport = t0;
+  let hashed = 0;
+  const progress = (done) => {
+    hashed = done;
+    if (isCancelled(id)) stop.abort(new Cancelled());
+    const now = performance.now();
+    if (now - lastReport >= PROGRESS_MS && done < file.size) {
+      lastReport = now;
+      post({ type: 'progress', id, done, total: file.size, ms: now - t0 });
+    }
+  };
+  try {
+    const result = await hashStream(file, { ...engineOptions(options), worker: true, signal: stop.signal }, progress);
+    stats.filteredFiles++;
+    post({ type: 'result', id, total: file.size, ms: performance.now() - t0, result: plain(result) });
+  } catch (err) {
+    if (hashed === 0 && /^sha1dc: the filter worker/.test(err && err.message)) {
+      noFilterWorker = true;
+      return false;
+    }
+    if (err instanceof Cancelled) post({ type: 'cancelled', id });
+    // The bytes read were not the size the file had when it was chosen.
+    else if (err instanceof RangeError) post({ type: 'error', id, message: changedWhileRead(hashed, file.size) });
+    else post({ type: 'error', id, message: describe(err) });
+  }
+  return true;
 }
 
 /**

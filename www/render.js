@@ -222,7 +222,8 @@ function addRow(dl, label, value) {
   return dd;
 }
 
-function hexCode(hex) {
+/** A digest as the page shows one: monospace, in a <code class="hex">. */
+export function hexCode(hex) {
   const code = document.createElement('code');
   code.className = 'hex';
   code.textContent = hex;

@@ -6,7 +6,7 @@
 // copies the package in). VERSION names the cache: change it when FILES changes, and the next
 // visit replaces the old cache.
 
-const VERSION = 'sha1dc-checker-v3';
+const VERSION = 'sha1dc-checker-v4';
 const FILES = [
   './',
   'index.html',

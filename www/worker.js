@@ -1,9 +1,12 @@
 // Module worker: the message protocol between the page's pool (pool.js) and the hashing here.
-// One job at a time, off the main thread; where the bytes come from is chunks.js, what is done
-// with them hashing.js.
+// One job at a time, off the main thread; what is done with a file is hashing.js (a large one on
+// two workers: this one and the package's filter worker, which reads it), where the bytes of a
+// file hashed here alone come from chunks.js.
 //
 // Messages from the page:
-//   { type: 'hash', id, file, options: { gitBlob, reducedRound } }    a large file, streamed
+//   { type: 'hash', id, file, options: { gitBlob, reducedRound, oneWorker } }
+//                                                                     a large file, streamed
+//                                                                     (oneWorker: never on two)
 //   { type: 'batch', jobs: [{ id, file }], options }                   small files, read whole and
 //                                                                     hashed together (sha1dcMany)
 //   { type: 'cancel', id }
@@ -17,7 +20,7 @@
 
 import { init, backend } from './pkg/index.mjs';
 import { openChunks } from './chunks.js';
-import { hashFile, hashBatch, stats } from './hashing.js';
+import { TWO_WORKERS_FROM, hashFile, hashBatch, hashOnTwoWorkers, stats } from './hashing.js';
 
 /** Jobs cancelled by the page and not reported as such yet. */
 const cancelled = new Set();
@@ -59,8 +62,10 @@ self.onmessage = ({ data: msg }) => {
         postMessage({ type: 'cancelled', id: msg.id });
         return;
       }
-      const source = openChunks(msg.file, msg.id);
-      await hashFile(msg.id, msg.file.size, source, msg.options || {}, channel);
+      const options = msg.options || {};
+      const two = msg.file.size >= TWO_WORKERS_FROM && !options.oneWorker;
+      if (two && (await hashOnTwoWorkers(msg.id, msg.file, options, channel))) return;
+      await hashFile(msg.id, msg.file.size, openChunks(msg.file, msg.id), options, channel);
     });
   } else if (msg.type === 'batch') {
     enqueue(msg.jobs.map(({ id }) => id), () => hashBatch(msg.jobs, msg.options || {}, channel));

@@ -166,14 +166,17 @@ export async function dropFiles(page, files) {
  * ArrayBuffer backing stores (where file slices and the wasm memory live), from CDP
  * Runtime.getHeapUsage. Workers are reached through the browser session
  * (Target.attachToTarget + sendMessageToTarget), because Playwright's CDP sessions only open
- * on pages.
+ * on pages; each sample also finds the workers started since (the filter worker of a large
+ * file), and leaves out those that ended.
  */
 export class HeapProbe {
   static async open(browser, page, pageUrl) {
     const probe = new HeapProbe();
     probe.page = await page.context().newCDPSession(page);
     probe.browser = await browser.newBrowserCDPSession();
-    probe.sessions = [];
+    probe.pageUrl = pageUrl;
+    /** targetId -> sessionId */
+    probe.attached = new Map();
     probe.pending = new Map();
     probe.nextId = 1;
     probe.browser.on('Target.receivedMessageFromTarget', ({ message }) => {
@@ -184,21 +187,37 @@ export class HeapProbe {
         wait(msg);
       }
     });
-    const { targetInfos } = await probe.browser.send('Target.getTargets');
-    for (const t of targetInfos) {
-      if (t.type === 'worker' && t.url.startsWith(pageUrl)) {
-        const { sessionId } = await probe.browser.send('Target.attachToTarget', { targetId: t.targetId, flatten: false });
-        probe.sessions.push(sessionId);
-      }
-    }
+    await probe.discover();
     return probe;
   }
 
+  /** The sessions of the page's workers, attached to any started since the last call. */
+  async discover() {
+    const { targetInfos } = await this.browser.send('Target.getTargets');
+    const live = new Set();
+    for (const t of targetInfos) {
+      if (t.type !== 'worker' || !t.url.startsWith(this.pageUrl)) continue;
+      live.add(t.targetId);
+      if (this.attached.has(t.targetId)) continue;
+      const { sessionId } = await this.browser.send('Target.attachToTarget', { targetId: t.targetId, flatten: false }).catch(() => ({}));
+      if (sessionId) this.attached.set(t.targetId, sessionId);
+    }
+    for (const id of this.attached.keys()) if (!live.has(id)) this.attached.delete(id);
+    return [...this.attached.values()];
+  }
+
+  get sessions() {
+    return [...this.attached.values()];
+  }
+
+  /** A CDP call in a worker; null if the worker ended before it answered. */
   async workerCall(sessionId, method, params = {}) {
     const id = this.nextId++;
     const reply = new Promise((resolve) => this.pending.set(id, resolve));
-    await this.browser.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
-    const msg = await reply;
+    const sent = await this.browser.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).then(() => true, () => false);
+    const msg = sent ? await Promise.race([reply, new Promise((r) => setTimeout(() => r(null), 2000))]) : null;
+    this.pending.delete(id);
+    if (msg === null) return null;
     if (msg.error) throw new Error(`${method}: ${msg.error.message}`);
     return msg.result;
   }
@@ -207,17 +226,21 @@ export class HeapProbe {
     return u.usedSize + (u.backingStorageSize || 0);
   }
 
+  /** { page, workers: [bytes of each worker], count (the workers sampled) }. */
   async sample() {
     const page = HeapProbe.total(await this.page.send('Runtime.getHeapUsage'));
     const workers = [];
-    for (const s of this.sessions) workers.push(HeapProbe.total(await this.workerCall(s, 'Runtime.getHeapUsage')));
+    for (const s of await this.discover()) {
+      const usage = await this.workerCall(s, 'Runtime.getHeapUsage');
+      if (usage) workers.push(HeapProbe.total(usage));
+    }
     return { page, workers };
   }
 
   /** A full GC in the page and the workers, so a measurement starts from live data only. */
   async collectGarbage() {
     await this.page.send('HeapProfiler.collectGarbage');
-    for (const s of this.sessions) await this.workerCall(s, 'HeapProfiler.collectGarbage');
+    for (const s of await this.discover()) await this.workerCall(s, 'HeapProfiler.collectGarbage');
   }
 
   async close() {

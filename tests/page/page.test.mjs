@@ -218,8 +218,9 @@ describe('folders', () => {
 describe('accessibility', () => {
   it('keyboard focus stays on the page after Cancel, Cancel all and Clear list', async () => {
     const { context, page } = await open();
-    // Files big enough to be cancelled while hashed; the workers' cancel is acknowledged.
-    const big = Buffer.alloc(96 * 1024 * 1024, 7);
+    // Files big enough to be cancelled while hashed (on two workers, on a busy machine); the
+    // workers' cancel is acknowledged.
+    const big = Buffer.alloc(256 * 1024 * 1024, 7);
     const path = join(tmp, 'big.bin');
     writeFileSync(path, big);
     await page.setInputFiles('#files', [path]);
