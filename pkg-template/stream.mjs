@@ -160,7 +160,7 @@ export async function hashStream(engine, source, options, onProgress) {
     dispose();
     throw err;
   }
-  const chunks = worker && a.blob ? null : openSource(a.source ?? a.blob.stream());
+  const chunks = worker?.readsBlob ? null : openSource(a.source ?? a.blob.stream());
   const h = new engine.RawHasher(a.flags, a.size);
   try {
     if (worker === null) await hashHere(h, chunks, run);

@@ -119,7 +119,8 @@ function hashReply(h, msg, run) {
 }
 
 /**
- * The hashing side of a started filter worker (`conn`): { hashBlob, hashChunks, stop }.
+ * The hashing side of a started filter worker (`conn`): { hashBlob, hashChunks, stop } (and
+ * readsBlob, from filterWorker: whether the worker reads the Blob itself).
  * hashBlob hashes what the worker reads from the Blob it was given; hashChunks reads `chunks`
  * here into the buffers `free`, lends each to the worker to filter, and hashes it when it comes
  * back.
@@ -202,18 +203,30 @@ export function createFilterWorkers(module, start) {
     if (factory === null) {
       throw new TypeError('sha1dc: hashStream({ worker: true }) cannot start a filter worker from this entry point (a bundle, or a runtime without workers); pass worker: a function that starts one on sha1dc-wasm/filter-worker');
     }
-    const free = Array.from({ length: BUFFERS }, () => new ArrayBuffer(BUFFER));
+    const buffers = () => Array.from({ length: BUFFERS }, () => new ArrayBuffer(BUFFER));
+    let free = buffers();
     let conn = null;
     try {
       conn = connect(factory());
       const hello = { type: 'start', module: module(), flags: a.flags, size: a.size };
-      if (a.blob) conn.post({ ...hello, blob: a.blob, buffers: free }, free);
-      else conn.post(hello);
+      let readsBlob = false;
+      if (a.blob) {
+        try {
+          conn.post({ ...hello, blob: a.blob, buffers: free }, free);
+          readsBlob = true;
+        } catch {
+          // A Blob the runtime cannot hand to a worker (Node's file-backed ones, from
+          // fs.openAsBlob): read here, as a stream, and lend the worker its bytes, in new
+          // buffers (the failed post may have detached them).
+          free = buffers();
+        }
+      }
+      if (!readsBlob) conn.post(hello);
       // Until the worker is up, its failure ends only this wait ('auto' then goes on alone).
       const msg = await stopper.wait(conn.inbox.take());
       if (msg.type !== 'ready') throw workerError(`sent ${msg.type} before it was ready`);
       conn.attach(stopper);
-      return hashingSide(conn, free);
+      return { ...hashingSide(conn, free), readsBlob };
     } catch (err) {
       conn?.stop();
       if (auto && !stopper.stopped) {

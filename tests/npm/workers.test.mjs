@@ -9,6 +9,8 @@ import { Readable } from 'node:stream';
 import { ReadableStream } from 'node:stream/web';
 import { test } from 'node:test';
 import workerThreads from 'node:worker_threads';
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PKG_DIR } from '../shared.mjs';
 import { api, bytes, data, rng } from './helpers.mjs';
@@ -202,6 +204,39 @@ test("hashStream's worker option: 'auto' starts a filter worker for a stream of 
     await assert.rejects(hashStream(new Blob([]), { worker: 'yes' }), { name: 'TypeError', message: /option worker must be true, false, 'auto' or a function/ });
   } finally {
     rec.stop();
+  }
+});
+
+test("hashStream on two workers over Node's file-backed Blobs (fs.openAsBlob), which no worker can be handed: read here, filtered there", async (t) => {
+  if (typeof fs.openAsBlob !== 'function') {
+    // Node 18 has no file-backed Blob: nothing of this kind can reach hashStream there.
+    assert.ok(process.versions.node.startsWith('18.'), 'fs.openAsBlob exists from Node 19.8');
+    t.diagnostic('fs.openAsBlob: not in this Node');
+    return;
+  }
+  const rec = recordWorkers();
+  const dir = fs.mkdtempSync(join(tmpdir(), 'sha1dc-wasm-blob-'));
+  try {
+    const large = bytes(16 * MiB + 5, 12);
+    const path = join(dir, 'large.bin');
+    fs.writeFileSync(path, large);
+    const want = sha1dc(large);
+    assert.deepEqual(await hashStream(await fs.openAsBlob(path), { worker: true }), want);
+    assert.equal(rec.started.length, 1, 'worker: true: the filter worker hashed it');
+    assert.deepEqual(await hashStream(await fs.openAsBlob(path)), want);
+    assert.equal(rec.started.length, 2, "'auto', 16 MiB: the filter worker hashed it");
+    // 'auto' still takes a worker for the next large stream.
+    assert.deepEqual(await hashStream(generate([large]), { size: large.length }), want);
+    assert.equal(rec.started.length, 3, "'auto' goes on starting filter workers");
+    const pdf = join(dir, 'shattered-1.pdf');
+    fs.writeFileSync(pdf, data('shattered-1.pdf'));
+    const got = await hashStream(await fs.openAsBlob(pdf), { worker: true });
+    assert.deepEqual(got, sha1dc(data('shattered-1.pdf')));
+    assert.ok(got.collision, 'the collision is found on two workers');
+    await rec.allExited();
+  } finally {
+    rec.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
