@@ -55,6 +55,18 @@ pub(crate) trait Schedule: Default {
     fn index(t: usize, n: usize) -> usize {
         if Self::MIRRORED { 80 - t - n } else { t }
     }
+
+    /// Word `t`.
+    #[inline(always)]
+    fn word(&self, t: usize) -> u32 {
+        self.stored()[Self::index(t, 1)]
+    }
+
+    /// The words in order.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn words(&self) -> [u32; 80] {
+        core::array::from_fn(|t| self.word(t))
+    }
 }
 
 /// The schedule in order: word t at `t` (the portable rounds).
@@ -91,12 +103,6 @@ impl Mirrored {
     #[cfg(test)]
     pub(crate) fn from_words(w: &[u32; 80]) -> Self {
         Mirrored(core::array::from_fn(|i| w[79 - i]))
-    }
-
-    /// The words in order.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(crate) fn words(&self) -> [u32; 80] {
-        core::array::from_fn(|t| self.0[Self::index(t, 1)])
     }
 
     /// Where the vector of words `4i..4i + 4` (word 4i in its top lane) is

@@ -152,8 +152,12 @@ impl Engine {
         let (blocks, rest) = block::split_blocks(data);
         // Everything but the last whole block now; that one is held.
         if let Some((last, before)) = blocks.split_last() {
-            self.process(&small[..n], report);
-            self.process(before, report);
+            if n > 0 {
+                self.process(&small[..n], report);
+            }
+            if !before.is_empty() {
+                self.process(before, report);
+            }
             self.held = Some(*last);
         } else if n > 0 {
             self.process(&small[..n - 1], report);
@@ -162,11 +166,12 @@ impl Engine {
         self.buffer(rest);
     }
 
-    /// Whether the last whole block is held back for the next call: only
-    /// where blocks are filtered a batch at a time. One block at a time
-    /// (the per-block path), holding gains nothing.
+    /// Whether the last whole block is held back for the next call: where
+    /// the filter runs, so that a short message's blocks and its padding
+    /// go to the backend in one call (filtered in one batch, or a block's
+    /// filter beside the rounds of the next).
     fn holds_blocks(&self) -> bool {
-        !(self.config.detect && self.config.filter && self.backend.per_block.is_some())
+        self.config.detect && self.config.filter
     }
 
     /// Adds the start of `data` to a partly filled buffer: the block it

@@ -503,20 +503,21 @@ def windows_text(tables):
              "//! holds the schedule words of n consecutive steps of one block (tables for",
              "//! 4 and 8 lanes).",
              "//!",
-             "//! Each entry `(t, f, shift) [mask] [expect] [kill]` computes, in lane i,",
-             "//! `x = W[t + i] ^ shift(W[f + i])` and, where `x & mask[i] != expect[i]`,",
-             "//! rules out the DVs of `kill[i]`. The entries of the first list rule out",
-             "//! every DV of most blocks; a filter may stop there when none is left. Per",
+             "//! Entry `n: (t, f, shift) [mask] [expect] [kill]`, the table's n-th,",
+             "//! computes, in lane i, `x = W[t + i] ^ shift(W[f + i])` and, where",
+             "//! `x & mask[i] != expect[i]`, rules out the DVs of `kill[i]`. The entries",
+             "//! of the first list rule out every DV of most blocks; a filter may stop",
+             "//! there when none is left (or run them beside other work). Per",
              "//! DV, the relations that rule it out span the same space as its conditions",
              "//! in conditions.rs (tools/derive_conditions.py proves it), so the masks are",
              "//! the same.",
              ""]
 
-    def entry(op):
+    def entry(i, op):
         t, d, s, lanes = op
         shift = f"shr {s}" if s > 0 else f"shl {-s}" if s < 0 else "none 0"
         hexes = lambda k: " ".join(f"0x{l[k]:08x}" for l in lanes)
-        return f"            ({t}, {t + d}, {shift}) [{hexes(0)}] [{hexes(1)}] [{hexes(2)}];"
+        return f"            {i}: ({t}, {t + d}, {shift}) [{hexes(0)}] [{hexes(1)}] [{hexes(2)}];"
 
     for lanes, ops, prefix in tables:
         used = sum(1 for _, _, _, l in ops for m, _, _ in l if m)
@@ -528,9 +529,9 @@ def windows_text(tables):
                   "        $m! {",
                   "            $($arg)*",
                   "            ["]
-        lines += [entry(op) for op in ops[:prefix]]
+        lines += [entry(i, op) for i, op in enumerate(ops[:prefix])]
         lines.append("            ] [")
-        lines += [entry(op) for op in ops[prefix:]]
+        lines += [entry(i, op) for i, op in enumerate(ops[prefix:], prefix)]
         lines += ["            ]", "        }", "    };", "}",
                   f"pub(crate) use for_each_window{lanes};", ""]
     return "\n".join(lines)

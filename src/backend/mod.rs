@@ -77,7 +77,7 @@ static PORTABLE: Backend = Backend {
     name: "portable",
     supported: || true,
     compressor: Compressor::Portable,
-    simd: Simd::Swar,
+    simd: Simd::PORTABLE,
     per_block: None,
 };
 

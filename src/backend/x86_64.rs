@@ -29,9 +29,9 @@ pub(super) static BACKENDS: &[Backend] = &[
     Backend {
         name: "sha-ni+avx512",
         supported: || has_sha_ni::get() && has_avx512::get(),
-        compressor: ShaNi,
+        compressor: crate::compress::Compressor::ShaNiAvx512,
         simd: Simd::Avx512,
-        per_block: Some((ShaNiAvx2, 512)),
+        per_block: Some((crate::detect::PerBlock::ShaNiAvx512, usize::MAX)),
     },
     Backend {
         name: "sha-ni+avx2",

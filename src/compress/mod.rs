@@ -27,6 +27,24 @@ pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1
 /// The working state `a, b, c, d, e` before some step.
 pub(crate) type State = [u32; 5];
 
+/// Work a compressor's rounds run between their groups of four steps, so
+/// that it sits between them in program order and fills their idle issue
+/// slots (detection runs the filter of the block before this way:
+/// src/detect/mod.rs).
+pub(crate) trait Beside {
+    /// After group `g` (0..20) of the rounds, its schedule words stored.
+    ///
+    /// # Safety
+    /// The CPU must support whatever the work needs.
+    unsafe fn group(&mut self, g: usize);
+}
+
+/// Nothing beside the rounds.
+impl Beside for () {
+    #[inline(always)]
+    unsafe fn group(&mut self, _: usize) {}
+}
+
 /// How a backend compresses blocks. A value names instructions this CPU
 /// runs: only the backend table makes one, for a backend whose `supported`
 /// checked them.
@@ -37,6 +55,9 @@ pub(crate) enum Compressor {
     /// The x86 SHA extensions (x86_sha.rs).
     #[cfg(target_arch = "x86_64")]
     ShaNi,
+    /// The same, the schedule's rotates and three-input xors in AVX-512VL.
+    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+    ShaNiAvx512,
     /// The ARMv8 SHA-1 instructions (aarch64_sha.rs), in builds by a
     /// compiler that has their intrinsics (`sha1dc_armv8`, set by build.rs).
     #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
@@ -52,6 +73,10 @@ impl Compressor {
             // SAFETY: a `ShaNi` exists only where the CPU has SHA-NI.
             #[cfg(target_arch = "x86_64")]
             Compressor::ShaNi => unsafe { x86_sha::compress_blocks(chain, blocks) },
+            // SAFETY: a `ShaNiAvx512` exists only where the CPU has SHA-NI
+            // and AVX-512VL.
+            #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+            Compressor::ShaNiAvx512 => unsafe { x86_sha::compress_blocks_avx512(chain, blocks) },
             // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
             // instructions.
             #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]

@@ -2,8 +2,8 @@
 //! compression (lanes.rs) on one lane, a `u32`, which is plain integer
 //! arithmetic with every index a constant.
 
-use super::State;
 use super::lanes::compress_lanes;
+use super::{Beside, State};
 use crate::block::Block;
 use crate::vector::Vector;
 
@@ -21,14 +21,28 @@ pub(crate) fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
 
 /// One block into `chain`, keeping what detection reads: the state before
 /// step 60 (returned) and the 80 schedule words (`w`), stored as the steps
-/// expand them.
+/// expand them; `beside` runs after each group of four steps.
+///
+/// # Safety
+/// The CPU must support what `beside` needs.
 #[inline(always)]
-pub(crate) fn compress_keeping(chain: &mut [u32; 5], block: &Block, w: &mut [u32; 80]) -> State {
+pub(crate) unsafe fn compress_keeping(
+    chain: &mut [u32; 5],
+    block: &Block,
+    w: &mut [u32; 80],
+    beside: &mut impl Beside,
+) -> State {
     let mut before_60 = *chain;
-    // SAFETY: u32 lanes are plain integer arithmetic.
+    // SAFETY: u32 lanes are plain integer arithmetic; the caller guarantees
+    // what `beside` needs.
     unsafe {
         let first = <u32 as Vector>::load16(core::slice::from_ref(block));
-        compress_lanes::<u32>(chain, &first, &mut before_60, |t, x| w[t] = x);
+        compress_lanes::<u32>(chain, &first, &mut before_60, |t, x| {
+            w[t] = x;
+            if t % 4 == 3 {
+                beside.group(t / 4);
+            }
+        });
     }
     before_60
 }

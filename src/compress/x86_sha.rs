@@ -175,6 +175,26 @@ pub(crate) unsafe fn block_rounds(
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 pub(crate) unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
     // SAFETY: the caller checked the CPU.
+    unsafe { rounds(chain, blocks) }
+}
+
+/// [`compress_blocks`] compiled with AVX-512VL: the schedule's rotates and
+/// three-input xors take one instruction each (128-bit: no dirty upper
+/// state next to the SHA instructions).
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX-512F and AVX-512VL.
+#[cfg(sha1dc_avx512)]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
+pub(crate) unsafe fn compress_blocks_avx512(chain: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY: the caller checked the CPU.
+    unsafe { rounds(chain, blocks) }
+}
+
+/// The rounds of every block of `blocks`, the chaining value in registers.
+#[inline(always)]
+unsafe fn rounds(chain: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY: the caller's features (SHA, SSSE3, SSE4.1).
     unsafe {
         let (mut abcd, mut e) = load(chain);
         for b in blocks {

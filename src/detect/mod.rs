@@ -28,7 +28,11 @@ mod x86_sha;
 pub(crate) use recompress::{Candidates, Compressed, collision_block};
 
 use crate::block::{Block, Schedule, expand};
-use crate::compress::{Compressor, State};
+use crate::compress::{Beside, Compressor, State};
+#[cfg(target_arch = "x86_64")]
+use crate::filter::per_block::{BESIDE, Windows4};
+#[cfg(target_arch = "x86_64")]
+use crate::vector::Vector;
 
 /// A compressor's rounds as detection drives them.
 pub(crate) trait Rounds {
@@ -63,12 +67,18 @@ pub(crate) trait KeepingRounds: Rounds {
     /// # Safety
     unsafe fn store(chain: Self::Chain) -> [u32; 5];
 
-    /// One block into `chain`, its schedule into `schedule`; returns the
-    /// working state before step 60.
+    /// One block into `chain`, its schedule into `schedule`, with `beside`
+    /// between its groups of four steps; returns the working state before
+    /// step 60.
     ///
     /// # Safety
-    unsafe fn block(chain: &mut Self::Chain, block: &Block, schedule: &mut Self::Schedule)
-    -> State;
+    /// Also what `beside` needs.
+    unsafe fn block(
+        chain: &mut Self::Chain,
+        block: &Block,
+        schedule: &mut Self::Schedule,
+        beside: &mut impl Beside,
+    ) -> State;
 
     /// [`Rounds::test`] of a block whose schedule the rounds stored.
     ///
@@ -91,9 +101,12 @@ pub(crate) fn compress_candidate(
     match compressor {
         // SAFETY: the portable rounds need no CPU feature.
         Compressor::Portable => unsafe { compress_and_test::<portable::Portable>(chain, block, c) },
-        // SAFETY: a `ShaNi` exists only where the CPU has SHA-NI.
+        // SAFETY: a `ShaNi` (or `ShaNiAvx512`) exists only where the CPU
+        // has SHA-NI.
         #[cfg(target_arch = "x86_64")]
         Compressor::ShaNi => unsafe { x86_sha::compress_candidate(chain, block, c) },
+        #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+        Compressor::ShaNiAvx512 => unsafe { x86_sha::compress_candidate(chain, block, c) },
         // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
         // instructions.
         #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
@@ -111,9 +124,12 @@ pub(crate) fn test_candidate(
 ) -> Option<usize> {
     match compressor {
         Compressor::Portable => recompress::test(compressed, &expand(block), c),
-        // SAFETY: a `ShaNi` exists only where the CPU has SHA-NI.
+        // SAFETY: a `ShaNi` (or `ShaNiAvx512`) exists only where the CPU
+        // has SHA-NI.
         #[cfg(target_arch = "x86_64")]
         Compressor::ShaNi => unsafe { x86_sha::test_candidate(compressed, block, c) },
+        #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+        Compressor::ShaNiAvx512 => unsafe { x86_sha::test_candidate(compressed, block, c) },
         #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
         Compressor::Armv8 => recompress::test(compressed, &expand(block), c),
     }
@@ -158,7 +174,7 @@ unsafe fn detect_blocks<R: KeepingRounds>(
         let mut rounds = R::load(chain);
         for (i, block) in blocks.iter().enumerate() {
             let chain_in = rounds;
-            let before_60 = R::block(&mut rounds, block, &mut schedule);
+            let before_60 = R::block(&mut rounds, block, &mut schedule, &mut ());
             let mask = mask(&schedule);
             if mask != 0 {
                 let compressed = Compressed {
@@ -181,6 +197,165 @@ unsafe fn detect_blocks<R: KeepingRounds>(
     None
 }
 
+#[cfg(target_arch = "x86_64")]
+/// The block whose filter runs beside the rounds of the next: what the test
+/// of its candidate DVs reads.
+struct Behind<C> {
+    chain_in: C,
+    chain_out: C,
+    before_60: State,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<C: Copy> Behind<C> {
+    /// The first of the candidate DVs `mask` for which the block, whose
+    /// schedule the rounds `R` stored in `schedule`, is half of a
+    /// collision.
+    ///
+    /// # Safety
+    /// As [`Rounds::compress`].
+    #[inline(always)]
+    unsafe fn test<R: KeepingRounds<Chain = C>>(
+        &self,
+        schedule: &R::Schedule,
+        mask: u32,
+        reduced_round: bool,
+    ) -> Option<usize> {
+        if mask == 0 {
+            return None;
+        }
+        // SAFETY (whole body): the caller checked the CPU.
+        unsafe {
+            let compressed = Compressed {
+                chain_in: R::store(self.chain_in),
+                chain_out: R::store(self.chain_out),
+                before_60: self.before_60,
+            };
+            let c = Candidates {
+                mask,
+                reduced_round,
+            };
+            R::test_stored(&compressed, schedule, c)
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+/// A per-block filter that runs beside the rounds ([`detect_interleaved`]):
+/// the 4-lane table on vectors `V`, the first [`BESIDE`] entries between
+/// the groups of the next block's rounds, the rest out of the loop.
+pub(crate) trait FilterBeside<S> {
+    /// The vectors of the entries run beside the rounds.
+    type V: Vector;
+
+    /// The DV mask of a block whose first [`BESIDE`] entries ruled out
+    /// `killed` (by lane) but not every DV.
+    ///
+    /// # Safety
+    /// The CPU must support what the form needs.
+    unsafe fn finish(schedule: &S, killed: Self::V) -> u32;
+
+    /// The DV mask of a block with no next block to run beside.
+    ///
+    /// # Safety
+    /// As [`finish`](Self::finish).
+    unsafe fn alone(schedule: &S) -> u32;
+}
+
+#[cfg(target_arch = "x86_64")]
+/// The first [`BESIDE`] entries of the 4-lane table on a schedule stored a
+/// block earlier, one after each group of the rounds: the DVs they rule
+/// out, by lane.
+struct Entries<'a, V, S> {
+    schedule: &'a S,
+    killed: V,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<V: Vector, S: Schedule> Beside for Entries<'_, V, S> {
+    #[inline(always)]
+    unsafe fn group(&mut self, g: usize) {
+        if g < BESIDE {
+            // SAFETY: the caller guarantees V's instruction set.
+            self.killed = unsafe { Windows4::entry::<V, S>(g, self.schedule, self.killed) };
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+/// [`detect_blocks`] with each block's filter run beside the rounds of the
+/// next block (filter `F`; see [`FilterBeside`]), on `schedules`, the
+/// current block's and the one behind: their vector operations fill the
+/// rounds' idle issue slots and their loads read a schedule stored a block
+/// earlier. The last block of the call takes the whole filter alone.
+/// Stops as [`detect_blocks`] does.
+///
+/// # Safety
+/// The CPU must support `R`'s instructions and what `F` needs.
+#[inline(always)]
+unsafe fn detect_interleaved<R: KeepingRounds, F: FilterBeside<R::Schedule>>(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    schedules: &mut [R::Schedule; 2],
+) -> Option<(usize, usize)> {
+    let first = blocks.first()?;
+    // Each schedule at a fixed place: the loop below is unrolled by two.
+    let [even, odd] = schedules;
+    // SAFETY (whole body): the caller checked the CPU.
+    unsafe {
+        let mut rounds = R::load(chain);
+        let chain_in = rounds;
+        let before_60 = R::block(&mut rounds, first, even, &mut ());
+        let mut behind = Behind {
+            chain_in,
+            chain_out: rounds,
+            before_60,
+        };
+        let mut i = 1;
+        // Block i into `$cur`, the filter of block i - 1 (in `$old`)
+        // beside it; or, past the last block, that filter alone.
+        macro_rules! step {
+            ($cur:ident, $old:ident) => {
+                if i == blocks.len() {
+                    let found = behind.test::<R>($old, F::alone($old), reduced_round);
+                    *chain = R::store(if found.is_some() {
+                        behind.chain_out
+                    } else {
+                        rounds
+                    });
+                    return found.map(|dv| (i - 1, dv));
+                }
+                let chain_in = rounds;
+                let mut entries = Entries {
+                    schedule: &*$old,
+                    killed: F::V::splat(0),
+                };
+                let before_60 = R::block(&mut rounds, &blocks[i], $cur, &mut entries);
+                let mask = if entries.killed.or_lanes() == u32::MAX {
+                    0
+                } else {
+                    F::finish($old, entries.killed)
+                };
+                if let Some(dv) = behind.test::<R>($old, mask, reduced_round) {
+                    *chain = R::store(behind.chain_out);
+                    return Some((i - 1, dv));
+                }
+                behind = Behind {
+                    chain_in,
+                    chain_out: rounds,
+                    before_60,
+                };
+                i += 1;
+            };
+        }
+        loop {
+            step!(odd, even);
+            step!(even, odd);
+        }
+    }
+}
+
 /// The forms of detection one block at a time: a compressor's rounds that
 /// store the schedule, and the per-block filter that reads it. A value
 /// names instructions this CPU runs: only the backend table makes one.
@@ -192,6 +367,10 @@ pub(crate) enum PerBlock {
     /// SHA-NI rounds, the 8-lane AVX2 filter behind a call.
     #[cfg(target_arch = "x86_64")]
     ShaNiAvx2,
+    /// SHA-NI rounds with AVX-512VL, the 4-lane AVX-512VL filter of each
+    /// block beside the rounds of the next ([`detect_interleaved`]).
+    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+    ShaNiAvx512,
     /// Portable rounds, the 4-lane NEON filter.
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     PortableNeon,
@@ -216,6 +395,8 @@ impl PerBlock {
                 PerBlock::ShaNiSse2 => x86_sha::detect_sse2(chain, blocks, reduced_round),
                 #[cfg(target_arch = "x86_64")]
                 PerBlock::ShaNiAvx2 => x86_sha::detect_avx2(chain, blocks, reduced_round),
+                #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+                PerBlock::ShaNiAvx512 => x86_sha::detect_avx512(chain, blocks, reduced_round),
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 PerBlock::PortableNeon => portable::detect::<core::arch::aarch64::uint32x4_t>(
                     chain,

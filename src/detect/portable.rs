@@ -4,7 +4,7 @@
 
 use super::{Candidates, Compressed, KeepingRounds, Rounds, recompress};
 use crate::block::{Block, InOrder};
-use crate::compress::{State, portable};
+use crate::compress::{Beside, State, portable};
 
 /// The portable rounds (src/compress/portable.rs).
 pub(super) struct Portable;
@@ -14,7 +14,8 @@ impl Rounds for Portable {
     unsafe fn compress(chain: &mut [u32; 5], block: &Block) -> (Compressed, [u32; 80]) {
         let chain_in = *chain;
         let mut w = [0u32; 80];
-        let before_60 = portable::compress_keeping(chain, block, &mut w);
+        // SAFETY: nothing beside.
+        let before_60 = unsafe { portable::compress_keeping(chain, block, &mut w, &mut ()) };
         let compressed = Compressed {
             chain_in,
             chain_out: *chain,
@@ -44,8 +45,14 @@ impl KeepingRounds for Portable {
     }
 
     #[inline(always)]
-    unsafe fn block(chain: &mut [u32; 5], block: &Block, schedule: &mut InOrder) -> State {
-        portable::compress_keeping(chain, block, &mut schedule.0)
+    unsafe fn block(
+        chain: &mut [u32; 5],
+        block: &Block,
+        schedule: &mut InOrder,
+        beside: &mut impl Beside,
+    ) -> State {
+        // SAFETY: the caller guarantees what `beside` needs.
+        unsafe { portable::compress_keeping(chain, block, &mut schedule.0, beside) }
     }
 
     #[inline(always)]
@@ -72,8 +79,12 @@ pub(super) unsafe fn detect<V: crate::vector::Vector>(
     blocks: &[Block],
     reduced_round: bool,
 ) -> Option<(usize, usize)> {
-    use crate::filter::per_block::mask4;
+    use crate::filter::per_block::Windows4;
     // SAFETY: the portable rounds need nothing; the caller checked V's
     // instruction set.
-    unsafe { super::detect_blocks::<Portable>(chain, blocks, reduced_round, |s| mask4::<V, _>(s)) }
+    unsafe {
+        super::detect_blocks::<Portable>(chain, blocks, reduced_round, |s| {
+            Windows4::mask::<V, _>(s)
+        })
+    }
 }

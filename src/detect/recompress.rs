@@ -48,6 +48,43 @@ impl TestStates {
     }
 }
 
+/// The partner of DV `dv`'s state at the group boundary nearest its test
+/// step (before step 60 for test step 58, before step 64 for 65), and that
+/// step, from this block's state before step 60 and its schedule words
+/// `word(t)`. The two blocks share the state before the test step, so the
+/// partner's differs only where the steps between use the differing
+/// words: from 58, in `a` and `b` after two steps; from 65, in the `e` one
+/// step back. (The same states as stepping the partner from
+/// [`TestStates`], in a few additions.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn partner_at_boundary(
+    dv: &Dv,
+    before_60: &State,
+    word: impl Fn(usize) -> u32,
+) -> (State, usize) {
+    // The partner's word less this block's.
+    let delta = |t: usize| (word(t) ^ dv.dm[t]).wrapping_sub(word(t));
+    if dv.test_step == 58 {
+        // a after step 58 moves by the word's difference; a after step 59
+        // by that and the change of rotl(a, 5) it reads; b, c, d, e are the
+        // shared state's.
+        let [a60, a59, b, c, d] = *before_60;
+        let a59p = a59.wrapping_add(delta(58));
+        let a60p = a60
+            .wrapping_add(a59p.rotate_left(5))
+            .wrapping_sub(a59.rotate_left(5))
+            .wrapping_add(delta(59));
+        ([a60p, a59p, b, c, d], 60)
+    } else {
+        debug_assert_eq!(dv.test_step, 65);
+        // One step back from the shared state: only e depends on the word.
+        let mut s = *before_60;
+        steps_forward(&mut s, 60, 64, &word);
+        s[4] = s[4].wrapping_sub(delta(64));
+        (s, 64)
+    }
+}
+
 /// A candidate block after its compression: what the test of its DVs
 /// starts from (the test states are a few scalar steps from the state
 /// before step 60, where hardware that runs four steps at a time exposes

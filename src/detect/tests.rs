@@ -2,7 +2,7 @@
 //! fires (tests/data/RECOMPRESSION_KAT.txt), and every backend's own
 //! compression and test of a candidate against them.
 
-use super::recompress::{TestStates, first_match, recompress};
+use super::recompress::{TestStates, first_match, partner_at_boundary, recompress};
 use super::{Candidates, compress_candidate};
 use crate::backend::Backend;
 use crate::block::{Block, expand};
@@ -135,6 +135,103 @@ fn recompression_known_answers() {
                 let what = format!("{}: {name} rr={reduced_round}", e.file);
                 assert_eq!((got, chain), (want, chain_out), "{what}");
             }
+        }
+    }
+}
+
+/// The partner's state at the group boundary, in a few additions, is the
+/// partner stepped from the shared state before its DV's test step, for
+/// every DV on random blocks.
+#[test]
+fn partner_at_boundary_is_the_stepped_partner() {
+    let mut rng = crate::splitmix::SplitMix64(0xb0d1);
+    for round in 0..200 {
+        let mut block = [0u8; 64];
+        rng.fill(&mut block);
+        let w = expand(&block);
+        let mut before_60: [u32; 5] = core::array::from_fn(|_| rng.next_u64() as u32);
+        steps_forward(&mut before_60, 0, 60, |t| w[t]);
+        let states = TestStates::from_before_60(before_60, &w);
+        for dv in &DVS {
+            let partner = |t: usize| w[t] ^ dv.dm[t];
+            let want = if dv.test_step == 58 {
+                let mut s = states.before_58;
+                steps_forward(&mut s, 58, 60, partner);
+                (s, 60)
+            } else {
+                let mut s = states.before_65;
+                crate::compress::steps_backward(&mut s, 64, 65, partner);
+                (s, 64)
+            };
+            let got = partner_at_boundary(dv, &before_60, |t| w[t]);
+            assert_eq!(got, want, "round {round}, DV {:?}", (dv.kind, dv.k, dv.b));
+        }
+    }
+}
+
+/// Every per-block form on this CPU finds a collision block wherever it
+/// falls in a call (first, last, either parity of a form that runs two
+/// blocks at a time, with blocks after it), with the plain chain after it,
+/// as the scalar test finds it; and a call without one compresses as plain
+/// SHA-1. Reduced-round detection on its own collision.
+#[test]
+fn per_block_forms_find_the_block_anywhere_in_a_call() {
+    let files: [(&[u8], bool); 3] = [
+        (include_bytes!("../../tests/data/shattered-1.pdf"), false),
+        (include_bytes!("../../tests/data/sha-mbles-2.bin"), false),
+        (
+            include_bytes!("../../tests/data/sha1_reducedsha_coll.bin"),
+            true,
+        ),
+    ];
+    for (data, reduced_round) in files {
+        let blocks = crate::block::split_blocks(data).0;
+        // The reference: block by block, the scalar test of every DV.
+        let mut chains = vec![IV];
+        let mut flagged = None;
+        for (i, block) in blocks.iter().enumerate() {
+            let chain_in = *chains.last().unwrap();
+            let w = expand(block);
+            let mut chain_out = chain_in;
+            compress_expanded(&mut chain_out, &w);
+            let mut before_60 = chain_in;
+            steps_forward(&mut before_60, 0, 60, |t| w[t]);
+            let states = TestStates::from_before_60(before_60, &w);
+            let c = Candidates {
+                mask: u32::MAX,
+                reduced_round,
+            };
+            if flagged.is_none() {
+                flagged = first_match(&w, &chain_in, &chain_out, &states, c).map(|dv| (i, dv));
+            }
+            chains.push(chain_out);
+        }
+        let (at, dv) = flagged.expect("the file has a collision block");
+        let mut forms = 0;
+        for name in crate::available_backends() {
+            let backend = Backend::by_name(name).unwrap();
+            let form = match backend.per_block {
+                Some((form, _)) => form,
+                None => continue,
+            };
+            forms += 1;
+            for start in 0..=at {
+                for end in start + 1..=(at + 3).min(blocks.len()) {
+                    let mut chain = chains[start];
+                    let got = form.detect(&mut chain, &blocks[start..end], reduced_round);
+                    let what = format!("{name}: blocks {start}..{end}");
+                    if end > at {
+                        assert_eq!(got, Some((at - start, dv)), "{what}");
+                        assert_eq!(chain, chains[at + 1], "{what}");
+                    } else {
+                        assert_eq!(got, None, "{what}");
+                        assert_eq!(chain, chains[end], "{what}");
+                    }
+                }
+            }
+        }
+        if forms == 0 {
+            println!("skipped: no per-block form on this CPU");
         }
     }
 }

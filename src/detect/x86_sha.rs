@@ -8,13 +8,14 @@
 
 use core::arch::x86_64::*;
 
-use super::recompress::{TestStates, dvs_of, first_match};
+use super::recompress::{TestStates, dvs_of, first_match, partner_at_boundary};
 use super::{Candidates, Compressed, KeepingRounds, Rounds};
-use crate::block::{Block, Mirrored};
+use crate::block::{Block, InOrder, Mirrored, Schedule};
 use crate::compress::x86_sha::{Observer, block_rounds, load, schedule, state_of, store};
-use crate::compress::{State, step, unstep};
+use crate::compress::{Beside, State};
 use crate::dv::DVS;
-use crate::filter::per_block::{mask4, mask8};
+use crate::filter::per_block::BESIDE;
+use crate::filter::per_block::{Windows4, Windows8};
 
 /// Keeps the working state before step 60.
 struct Before60<'a>(&'a mut State);
@@ -29,15 +30,17 @@ impl Observer for Before60<'_> {
     }
 }
 
-/// Keeps the state before step 60 and stores each group of schedule words
-/// as the rounds expand it. (Expanding the whole schedule first, so the
-/// filter's loads need not wait for the rounds, measured slower.)
-struct Record<'a> {
+/// Keeps the state before step 60, stores each group of schedule words
+/// as the rounds expand it, and runs `beside` after storing each.
+/// (Expanding the whole schedule first, so the filter's loads need not
+/// wait for the rounds, measured slower.)
+struct Record<'a, B> {
     schedule: &'a mut Mirrored,
     before_60: State,
+    beside: &'a mut B,
 }
 
-impl Observer for Record<'_> {
+impl<B: Beside> Observer for Record<'_, B> {
     #[inline(always)]
     unsafe fn after_quarter<const Q: usize>(&mut self, abcd: __m128i, prev: __m128i) {
         if Q == 2 {
@@ -49,9 +52,13 @@ impl Observer for Record<'_> {
     #[inline(always)]
     unsafe fn words(&mut self, i: usize, v: __m128i) {
         let at = self.schedule.group_mut(i);
-        // SAFETY: SSE2 (the caller's); `at` is four writable words and
-        // storeu takes any alignment.
-        unsafe { _mm_storeu_si128(at.as_mut_ptr().cast(), v) }
+        // SAFETY (both): SSE2 (the caller's); `at` is four writable words
+        // and storeu takes any alignment; the caller guarantees what
+        // `beside` needs.
+        unsafe {
+            _mm_storeu_si128(at.as_mut_ptr().cast(), v);
+            self.beside.group(i);
+        }
     }
 }
 
@@ -80,7 +87,7 @@ impl Rounds for ShaNi {
     #[inline(always)]
     unsafe fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<usize> {
         // SAFETY: the caller checked the CPU.
-        unsafe { test_schedule(block, w, c) }
+        unsafe { test_schedule(block, &InOrder(*w), c) }
     }
 }
 
@@ -104,10 +111,16 @@ impl KeepingRounds for ShaNi {
     }
 
     #[inline(always)]
-    unsafe fn block(chain: &mut Self::Chain, block: &Block, schedule: &mut Mirrored) -> State {
+    unsafe fn block(
+        chain: &mut Self::Chain,
+        block: &Block,
+        schedule: &mut Mirrored,
+        beside: &mut impl Beside,
+    ) -> State {
         let mut record = Record {
             schedule,
             before_60: [0; 5],
+            beside,
         };
         // SAFETY: the caller checked the CPU.
         unsafe { block_rounds(&mut chain.0, &mut chain.1, block, &mut record) };
@@ -117,19 +130,8 @@ impl KeepingRounds for ShaNi {
     #[inline(always)]
     unsafe fn test_stored(block: &Compressed, schedule: &Mirrored, c: Candidates) -> Option<usize> {
         // SAFETY: the caller checked the CPU.
-        unsafe { test_mirrored(block, schedule, c) }
+        unsafe { test_schedule(block, schedule, c) }
     }
-}
-
-/// [`test_schedule`] of a schedule the rounds stored mirrored, put in order
-/// here, out of the loop that stored it (inline, the loop kept every
-/// schedule vector in registers for it and spilled them all).
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn test_mirrored(block: &Compressed, schedule: &Mirrored, c: Candidates) -> Option<usize> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { test_schedule(block, &schedule.words(), c) }
 }
 
 /// [`super::compress_candidate`] with the SHA-NI rounds.
@@ -158,27 +160,67 @@ pub(super) unsafe fn test_candidate(
     c: Candidates,
 ) -> Option<usize> {
     // SAFETY: the caller checked the CPU.
-    unsafe { test_schedule(compressed, &schedule(block), c) }
+    unsafe { test_schedule(compressed, &InOrder(schedule(block)), c) }
 }
 
-/// Detection one block at a time with the 4-lane SSE2 per-block filter,
-/// inline: 128-bit, it runs beside the legacy-SSE rounds of the next block
-/// (nothing waits for it but a branch).
+/// Detection one block at a time with the 4-lane SSE2 filter of each block
+/// beside the rounds of the next ([`super::detect_interleaved`]).
 ///
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
 pub(super) unsafe fn detect_sse2(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
 ) -> Option<(usize, usize)> {
+    let mut schedules = [Mirrored::default(), Mirrored::default()];
+    // SAFETY: the caller checked the CPU.
+    unsafe { interleaved_sse2(chain, blocks, reduced_round, &mut schedules) }
+}
+
+/// [`detect_sse2`] on zeroed schedules.
+///
+/// # Safety
+/// As [`detect_sse2`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn interleaved_sse2(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    schedules: &mut [Mirrored; 2],
+) -> Option<(usize, usize)> {
     // SAFETY: the caller checked the CPU.
     unsafe {
-        super::detect_blocks::<ShaNi>(chain, blocks, reduced_round, |s| {
-            mask4::<__m128i, Mirrored>(s)
-        })
+        super::detect_interleaved::<ShaNi, Sse2Filter>(chain, blocks, reduced_round, schedules)
     }
+}
+
+/// The 4-lane SSE2 filter beside the SHA-NI rounds.
+struct Sse2Filter;
+
+impl super::FilterBeside<Mirrored> for Sse2Filter {
+    type V = __m128i;
+
+    #[inline(always)]
+    unsafe fn finish(schedule: &Mirrored, killed: __m128i) -> u32 {
+        finish_sse2(schedule, killed)
+    }
+
+    #[inline(always)]
+    unsafe fn alone(schedule: &Mirrored) -> u32 {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { Windows4::mask::<__m128i, Mirrored>(schedule) }
+    }
+}
+
+/// The rest of the 4-lane table for the blocks its first entries left a
+/// DV (one in five), out of the loop.
+#[cold]
+#[inline(never)]
+fn finish_sse2(s: &Mirrored, killed: __m128i) -> u32 {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe { Windows4::finish::<_, Mirrored, BESIDE>(s, killed) }
 }
 
 /// Detection one block at a time with the 8-lane AVX2 per-block filter
@@ -197,95 +239,176 @@ pub(super) unsafe fn detect_avx2(
     unsafe { super::detect_blocks::<ShaNi>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
 }
 
+/// Detection one block at a time, the rounds compiled with AVX-512VL
+/// (rotates and three-input logic in the schedule), with the 4-lane
+/// AVX-512VL filter of each block beside the rounds of the next
+/// ([`super::detect_interleaved`]): 128-bit, so no dirty upper state next
+/// to the SHA instructions. The schedules are zeroed here, outside the
+/// AVX-512 code, where LLVM would zero them with 512-bit stores.
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX-512F and AVX-512VL.
+#[cfg(sha1dc_avx512)]
+#[inline]
+pub(super) unsafe fn detect_avx512(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<(usize, usize)> {
+    let mut schedules = [Mirrored::default(), Mirrored::default()];
+    // SAFETY: the caller checked the CPU.
+    unsafe { interleaved_avx512(chain, blocks, reduced_round, &mut schedules) }
+}
+
+/// [`detect_avx512`] on zeroed schedules.
+///
+/// # Safety
+/// As [`detect_avx512`].
+#[cfg(sha1dc_avx512)]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
+unsafe fn interleaved_avx512(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    schedules: &mut [Mirrored; 2],
+) -> Option<(usize, usize)> {
+    // SAFETY: the caller checked the CPU.
+    unsafe {
+        super::detect_interleaved::<ShaNi, Avx512Filter>(chain, blocks, reduced_round, schedules)
+    }
+}
+
+/// The 4-lane AVX-512VL filter beside the SHA-NI rounds.
+#[cfg(sha1dc_avx512)]
+struct Avx512Filter;
+
+#[cfg(sha1dc_avx512)]
+impl super::FilterBeside<Mirrored> for Avx512Filter {
+    type V = crate::vector::Vl128;
+
+    #[inline(always)]
+    unsafe fn finish(schedule: &Mirrored, killed: Self::V) -> u32 {
+        // SAFETY: the caller checked the CPU.
+        unsafe { finish_avx512(schedule, killed) }
+    }
+
+    #[inline(always)]
+    unsafe fn alone(schedule: &Mirrored) -> u32 {
+        // SAFETY: the caller checked the CPU.
+        unsafe { Windows4::mask::<Self::V, Mirrored>(schedule) }
+    }
+}
+
+/// The rest of the 4-lane table for the blocks its first entries left a
+/// DV (one in five), out of the loop.
+#[cfg(sha1dc_avx512)]
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn finish_avx512(s: &Mirrored, killed: crate::vector::Vl128) -> u32 {
+    // SAFETY: the caller checked AVX-512F and VL.
+    unsafe { Windows4::finish::<_, Mirrored, BESIDE>(s, killed) }
+}
+
 #[inline(never)]
 #[target_feature(enable = "avx2")]
 unsafe fn mask8_avx2(s: &Mirrored) -> u32 {
     // SAFETY: the caller checked AVX2.
-    unsafe { mask8::<__m256i, Mirrored>(s) }
+    unsafe { Windows8::mask::<__m256i, Mirrored>(s) }
 }
 
-/// The test of a compressed candidate whose schedule is `w`: the test
-/// states a few scalar steps from the state before step 60, each candidate
-/// DV with the SHA-NI rounds ([`partner_matches`]); reduced-round detection
-/// needs the partner's input chaining value, so it takes the scalar
-/// recompression. Out of line: about one block in twenty comes here, and
-/// the loops that call it keep their registers.
+/// The test of a compressed candidate whose schedule is `s`: each
+/// candidate DV with the SHA-NI rounds ([`partner_matches`]), from the
+/// partner's state a few additions from the state before step 60;
+/// reduced-round detection needs the partner's input chaining value, so
+/// it takes the scalar recompression. Out of line: about one block in
+/// twenty comes here, and the loops that call it keep their registers.
 #[inline(never)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn test_schedule(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<usize> {
-    let states = TestStates::from_before_60(block.before_60, w);
+unsafe fn test_schedule<S: Schedule>(block: &Compressed, s: &S, c: Candidates) -> Option<usize> {
     if c.reduced_round {
-        return first_match(w, &block.chain_in, &block.chain_out, &states, c);
+        let w = s.words();
+        let states = TestStates::from_before_60(block.before_60, &w);
+        return first_match(&w, &block.chain_in, &block.chain_out, &states, c);
     }
     // SAFETY: the caller checked the CPU.
-    dvs_of(c.mask).find(|&i| unsafe { partner_matches(i, w, &states, &block.chain_out) })
+    dvs_of(c.mask).find(|&i| unsafe { partner_matches(i, s, &block.before_60, &block.chain_out) })
 }
 
-/// Whether the partner of DV `i` collides: from the shared state at the
-/// DV's test step, the partner is stepped in scalar to the nearest group
-/// boundary B (60 or 64), run forward with the SHA-NI rounds to step 80,
-/// which fixes the only input chaining value that could give this block's
-/// output; the rounds from that input must arrive at the same state at B.
-/// (The steps are a bijection, so this is the reference's test, run
-/// forward: SHA-NI has no inverse rounds.)
+/// Whether the partner of DV `i` collides: from the partner's state at
+/// the group boundary B (60 or 64) nearest the DV's test step, the SHA-NI
+/// rounds run forward to step 80, which fixes the only input chaining
+/// value that could give this block's output; the rounds from that input
+/// must arrive at the same state at B ([`Partner::collides`]). (The steps
+/// are a bijection, so this is the reference's test, run forward: SHA-NI
+/// has no inverse rounds.)
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn partner_matches(
+unsafe fn partner_matches<S: Schedule>(
     i: usize,
-    w: &[u32; 80],
-    states: &TestStates,
+    s: &S,
+    before_60: &State,
     chain_out: &[u32; 5],
 ) -> bool {
     let dv = &DVS[i];
-    let word = |t: usize| w[t] ^ dv.dm[t];
-    // The partner's state at the boundary, and the boundary's group.
-    let (at, first_group) = if dv.test_step == 58 {
-        let mut s = states.before_58;
-        step(58, &mut s, word(58));
-        step(59, &mut s, word(59));
-        (s, 15)
-    } else {
-        let mut s = states.before_65;
-        unstep(64, &mut s, word(64));
-        (s, 16)
-    };
-    let partner = Partner { w, dm: &dv.dm };
-    // SAFETY (whole body): the caller checked the CPU.
+    let (at, boundary) = partner_at_boundary(dv, before_60, |t| s.word(t));
+    let partner = Partner { s, dm: &dv.dm };
+    // SAFETY: the caller checked the CPU.
     unsafe {
-        let abcd_of =
-            |s: &[u32; 5]| _mm_set_epi32(s[0] as i32, s[1] as i32, s[2] as i32, s[3] as i32);
-        let e_after = |held: __m128i| {
-            _mm_extract_epi32::<3>(_mm_sha1nexte_epu32(held, _mm_setzero_si128())) as u32
-        };
-        // Out to step 80: the input chaining value is the output less that state.
-        let (abcd80, held) = partner.groups(abcd_of(&at), at[4], first_group, 20);
-        let abcd_in = _mm_sub_epi32(abcd_of(chain_out), abcd80);
-        let e_in = chain_out[4].wrapping_sub(e_after(held));
-        // In from there, to the boundary.
-        let (abcd_b, held) = partner.groups(abcd_in, e_in, 0, first_group);
-        let same = _mm_movemask_epi8(_mm_cmpeq_epi32(abcd_b, abcd_of(&at))) == 0xffff;
-        same && e_after(held) == at[4]
+        if boundary == 60 {
+            partner.collides::<15>(&at, chain_out)
+        } else {
+            partner.collides::<16>(&at, chain_out)
+        }
     }
 }
 
 /// The partner block's message: the block's words xor the DV's difference.
-struct Partner<'a> {
-    w: &'a [u32; 80],
+struct Partner<'a, S> {
+    s: &'a S,
     dm: &'a [u32; 80],
 }
 
-impl Partner<'_> {
-    /// Words `4g..4g + 4`, the first in the top lane.
+impl<S: Schedule> Partner<'_, S> {
+    /// Words `4g..4g + 4`, the first in the top lane: as a mirrored
+    /// schedule stores them.
     #[inline(always)]
     unsafe fn words(&self, g: usize) -> __m128i {
-        let (w, dm) = (&self.w[4 * g..4 * g + 4], &self.dm[4 * g..4 * g + 4]);
+        let at = S::index(4 * g, 4);
+        let (w, dm) = (&self.s.stored()[at..at + 4], &self.dm[4 * g..4 * g + 4]);
         // SAFETY: SSE2 (the caller's); each load reads four words of a
         // slice of four, and loadu takes any alignment.
         unsafe {
-            let x = _mm_xor_si128(
+            let (w, dm) = (
                 _mm_loadu_si128(w.as_ptr().cast()),
                 _mm_loadu_si128(dm.as_ptr().cast()),
             );
-            _mm_shuffle_epi32::<0x1b>(x)
+            if S::MIRRORED {
+                _mm_xor_si128(w, _mm_shuffle_epi32::<0x1b>(dm))
+            } else {
+                _mm_shuffle_epi32::<0x1b>(_mm_xor_si128(w, dm))
+            }
+        }
+    }
+
+    /// Whether the partner, in state `at` before group `B`, gives the
+    /// output `chain_out`: out to step 80, the input chaining value is the
+    /// output less that state; in from there, the rounds must arrive at
+    /// `at`. (A constant `B`, so both loops unroll.)
+    #[inline(always)]
+    unsafe fn collides<const B: usize>(&self, at: &State, chain_out: &[u32; 5]) -> bool {
+        // SAFETY (whole body): the caller's features (SHA, SSE4.1).
+        unsafe {
+            let abcd_of =
+                |s: &[u32; 5]| _mm_set_epi32(s[0] as i32, s[1] as i32, s[2] as i32, s[3] as i32);
+            let e_after = |held: __m128i| {
+                _mm_extract_epi32::<3>(_mm_sha1nexte_epu32(held, _mm_setzero_si128())) as u32
+            };
+            let (abcd80, held) = self.groups(abcd_of(at), at[4], B, 20);
+            let abcd_in = _mm_sub_epi32(abcd_of(chain_out), abcd80);
+            let e_in = chain_out[4].wrapping_sub(e_after(held));
+            let (abcd_b, held) = self.groups(abcd_in, e_in, 0, B);
+            let same = _mm_movemask_epi8(_mm_cmpeq_epi32(abcd_b, abcd_of(at))) == 0xffff;
+            same && e_after(held) == at[4]
         }
     }
 
@@ -369,6 +492,7 @@ mod tests {
             }
             assert_eq!(before_60, want_60, "round {round}");
             let states = TestStates::from_before_60(before_60, &w);
+            let (in_order, mirrored) = (InOrder(w), Mirrored::from_words(&w));
             for (i, dv) in DVS.iter().enumerate() {
                 let at = if dv.test_step == 58 {
                     states.before_58
@@ -381,11 +505,19 @@ mod tests {
                 // SAFETY: SHA-NI checked above.
                 unsafe {
                     assert!(
-                        partner_matches(i, &w, &states, &out2),
+                        partner_matches(i, &in_order, &before_60, &out2),
                         "DV {i}, round {round}"
                     );
                     assert!(
-                        !partner_matches(i, &w, &states, &off),
+                        partner_matches(i, &mirrored, &before_60, &out2),
+                        "DV {i}, round {round}"
+                    );
+                    assert!(
+                        !partner_matches(i, &in_order, &before_60, &off),
+                        "DV {i}, round {round}"
+                    );
+                    assert!(
+                        !partner_matches(i, &mirrored, &before_60, &off),
                         "DV {i}, round {round}"
                     );
                 }

@@ -15,6 +15,12 @@ use super::windows::{for_each_window4, for_each_window8};
 use crate::block::Schedule;
 use crate::vector::Vector;
 
+/// The entries of the 4-lane table a form runs beside the next block's
+/// rounds (src/detect/mod.rs): one per group of four steps (more measured
+/// slower: their vector operations then contend with the rounds').
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) const BESIDE: usize = 20;
+
 /// A schedule word shifted as an entry of the table says.
 macro_rules! shifted {
     ($x:expr, shr $s:literal) => {
@@ -47,62 +53,118 @@ impl<V: Vector, const N: usize> WholeVectors<V, N> {
     const CHECK: () = assert!(N % V::LANES == 0);
 }
 
+/// One entry of a table, `$n` lanes, `V::LANES` of them at a time, on
+/// `$killed` (the DVs ruled out so far, by lane) for the schedule `$w` as
+/// `$s` stores it. Mirrored, a load holds the words in reverse lane order,
+/// and so must the constants.
+macro_rules! entry {
+    ($n:literal, $killed:ident, $w:ident, $s:ident, $t:literal, $f:literal, $dir:ident $sh:literal, $m:expr, $e:expr, $k:expr) => {{
+        let mut killed = $killed;
+        for at in (0..$n).step_by(V::LANES) {
+            let (m, e, k, c) = if $s::MIRRORED {
+                const M: [u32; $n] = rev($m);
+                const E: [u32; $n] = rev($e);
+                const K: [u32; $n] = rev($k);
+                (M, E, K, $n - at - V::LANES)
+            } else {
+                ($m, $e, $k, at)
+            };
+            let far = V::load(&$w[$s::index($f + at, V::LANES)..]);
+            let near = V::load(&$w[$s::index($t + at, V::LANES)..]);
+            killed = killed.kill_unless(
+                near,
+                shifted!(far, $dir $sh),
+                V::load(&m[c..]),
+                V::load(&e[c..]),
+                V::load(&k[c..]),
+            );
+        }
+        killed
+    }};
+}
+
 macro_rules! schedule_mask_impl {
     (
-        $(#[$attr:meta])* $name:ident $n:literal
-        [$(($t:literal, $f:literal, $dir:ident $s:literal) [$($m:literal)*] [$($e:literal)*] [$($k:literal)*];)*]
-        [$(($tt:literal, $tf:literal, $tdir:ident $ts:literal) [$($tm:literal)*] [$($te:literal)*] [$($tk:literal)*];)*]
+        $(#[$attr:meta])* $table:ident $n:literal
+        [$($i:literal: ($t:literal, $f:literal, $dir:ident $s:literal) [$($m:literal)*] [$($e:literal)*] [$($k:literal)*];)*]
+        [$($ti:literal: ($tt:literal, $tf:literal, $tdir:ident $ts:literal) [$($tm:literal)*] [$($te:literal)*] [$($tk:literal)*];)*]
     ) => {
-        /// The DV mask of one block (bit i = DV i) from its schedule as
-        /// the rounds stored it, by the table of this many lanes,
-        /// `V::LANES` of them at a time. Most blocks lose every DV in the
-        /// first entries and stop there.
-        ///
-        /// # Safety
-        /// The CPU must support `V`'s instruction set.
-        #[inline(always)]
+        /// The table of this many lanes (src/filter/windows.rs), run on
+        /// vectors of `V::LANES` of them.
         $(#[$attr])*
-        pub(crate) unsafe fn $name<V: Vector, S: Schedule>(schedule: &S) -> u32 {
-            let () = WholeVectors::<V, $n>::CHECK;
-            let w = schedule.stored();
-            // SAFETY (whole body): the caller guarantees V's instruction
-            // set; every index is a table constant below 80 - $n.
-            unsafe {
-                let mut killed = V::splat(0);
-                // Lanes `at..at + V::LANES` of one entry. Mirrored, a load
-                // holds the words in reverse lane order, and so must the
-                // constants.
-                macro_rules! entry {
-                    ($at:ident, $t_:literal, $f_:literal, $d_:ident $s_:literal, $m_:expr, $e_:expr, $k_:expr) => {{
-                        let (m, e, k, c) = if S::MIRRORED {
-                            const M: [u32; $n] = rev($m_);
-                            const E: [u32; $n] = rev($e_);
-                            const K: [u32; $n] = rev($k_);
-                            (M, E, K, $n - $at - V::LANES)
-                        } else {
-                            ($m_, $e_, $k_, $at)
-                        };
-                        let far = V::load(&w[S::index($f_ + $at, V::LANES)..]);
-                        let near = V::load(&w[S::index($t_ + $at, V::LANES)..]);
-                        let x = near.xor(shifted!(far, $d_ $s_));
-                        let ok = x.and(V::load(&m[c..])).eq(V::load(&e[c..]));
-                        killed = killed.or(V::load(&k[c..]).andnot(ok));
-                    }};
+        pub(crate) struct $table;
+
+        $(#[$attr])*
+        impl $table {
+            /// The entries of the first list.
+            pub(crate) const FIRST: usize = [$($i),*].len();
+
+            /// The DV mask of one block (bit i = DV i) from its schedule as
+            /// the rounds stored it. Most blocks lose every DV in the first
+            /// list and stop there.
+            ///
+            /// # Safety
+            /// The CPU must support `V`'s instruction set.
+            #[inline(always)]
+            pub(crate) unsafe fn mask<V: Vector, S: Schedule>(schedule: &S) -> u32 {
+                let () = WholeVectors::<V, $n>::CHECK;
+                let w = schedule.stored();
+                // SAFETY (whole body): the caller guarantees V's instruction
+                // set; every index is a table constant below 80 - $n.
+                unsafe {
+                    let mut killed = V::splat(0);
+                    $(killed = entry!($n, killed, w, S, $t, $f, $dir $s, [$($m),*], [$($e),*], [$($k),*]);)*
+                    if killed.or_lanes() == u32::MAX {
+                        return 0;
+                    }
+                    Self::finish::<V, S, { Self::FIRST }>(schedule, killed)
                 }
-                for at in (0..$n).step_by(V::LANES) {
-                    $(entry!(at, $t, $f, $dir $s, [$($m),*], [$($e),*], [$($k),*]);)*
+            }
+
+            /// Entry `i` of the table on `killed`, the DVs ruled out so far
+            /// (by lane): a constant `i` leaves one entry's code, so the
+            /// entries can run one at a time beside other work.
+            ///
+            /// # Safety
+            /// As [`mask`](Self::mask).
+            #[inline(always)]
+            // Used where a form runs the filter beside the rounds.
+            #[allow(dead_code)]
+            pub(crate) unsafe fn entry<V: Vector, S: Schedule>(i: usize, schedule: &S, killed: V) -> V {
+                let () = WholeVectors::<V, $n>::CHECK;
+                let w = schedule.stored();
+                // SAFETY (whole body): as in `mask`.
+                unsafe {
+                    match i {
+                        $($i => entry!($n, killed, w, S, $t, $f, $dir $s, [$($m),*], [$($e),*], [$($k),*]),)*
+                        $($ti => entry!($n, killed, w, S, $tt, $tf, $tdir $ts, [$($tm),*], [$($te),*], [$($tk),*]),)*
+                        _ => killed,
+                    }
                 }
-                if killed.or_lanes() == u32::MAX {
-                    return 0;
+            }
+
+            /// The DV mask from `killed`, the DVs entries `..FROM` ruled out
+            /// (by lane): the entries from `FROM` on, then the lanes or-ed.
+            ///
+            /// # Safety
+            /// As [`mask`](Self::mask).
+            #[inline(always)]
+            pub(crate) unsafe fn finish<V: Vector, S: Schedule, const FROM: usize>(schedule: &S, mut killed: V) -> u32 {
+                let w = schedule.stored();
+                // SAFETY (whole body): as in `mask`.
+                unsafe {
+                    $(if $i >= FROM {
+                        killed = entry!($n, killed, w, S, $t, $f, $dir $s, [$($m),*], [$($e),*], [$($k),*]);
+                    })*
+                    $(if $ti >= FROM {
+                        killed = entry!($n, killed, w, S, $tt, $tf, $tdir $ts, [$($tm),*], [$($te),*], [$($tk),*]);
+                    })*
+                    !killed.or_lanes()
                 }
-                for at in (0..$n).step_by(V::LANES) {
-                    $(entry!(at, $tt, $tf, $tdir $ts, [$($tm),*], [$($te),*], [$($tk),*]);)*
-                }
-                !killed.or_lanes()
             }
         }
     };
 }
-for_each_window4!(schedule_mask_impl mask4 4);
+for_each_window4!(schedule_mask_impl Windows4 4);
 // The 8-lane table serves AVX2 (beside SHA-NI, behind a call).
-for_each_window8!(schedule_mask_impl #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] mask8 8);
+for_each_window8!(schedule_mask_impl #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] Windows8 8);

@@ -90,34 +90,62 @@ fn filter_statistics_match_trace() {
 /// A per-block filter form: a block's DV mask from its schedule.
 type ScheduleMask = fn(&[u32; 80]) -> u32;
 
+/// The 4-lane table as the forms that run it beside the rounds do: the
+/// first entries one at a time, then the rest from what they ruled out.
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set.
+unsafe fn beside_rounds<V: crate::vector::Vector, S: crate::block::Schedule>(s: &S) -> u32 {
+    use super::per_block::{BESIDE, Windows4};
+    // SAFETY: the caller guarantees V's instruction set.
+    unsafe {
+        let mut killed = V::splat(0);
+        for g in 0..BESIDE {
+            killed = Windows4::entry::<V, S>(g, s, killed);
+        }
+        if killed.or_lanes() == u32::MAX {
+            return 0;
+        }
+        Windows4::finish::<V, S, BESIDE>(s, killed)
+    }
+}
+
 /// The per-block forms this CPU can run, by name (the others are named in
 /// the test output as skipped).
 // SAFETY (each form): plain integers need no CPU feature; the vector forms
 // are listed only where the CPU (or the build, for wasm) has them.
 fn per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
-    use super::per_block::{mask4, mask8};
+    use super::per_block::{Windows4, Windows8};
     // Extended below on targets with vectors.
     #[allow(unused_mut)]
     let mut forms: Vec<(&'static str, ScheduleMask)> = vec![
-        ("u32", |w| unsafe { mask4::<u32, _>(&InOrder(*w)) }),
+        ("u32", |w| unsafe { Windows4::mask::<u32, _>(&InOrder(*w)) }),
         ("u32 mirrored", |w| unsafe {
-            mask4::<u32, _>(&Mirrored::from_words(w))
+            Windows4::mask::<u32, _>(&Mirrored::from_words(w))
         }),
-        ("u64", |w| unsafe { mask4::<u64, _>(&InOrder(*w)) }),
-        ("u32, 8 lanes", |w| unsafe { mask8::<u32, _>(&InOrder(*w)) }),
+        ("u64", |w| unsafe { Windows4::mask::<u64, _>(&InOrder(*w)) }),
+        ("u32, 8 lanes", |w| unsafe {
+            Windows8::mask::<u32, _>(&InOrder(*w))
+        }),
         ("u64, 8 lanes, mirrored", |w| unsafe {
-            mask8::<u64, _>(&Mirrored::from_words(w))
+            Windows8::mask::<u64, _>(&Mirrored::from_words(w))
+        }),
+        ("u32 beside the rounds", |w| unsafe {
+            beside_rounds::<u32, _>(&InOrder(*w))
+        }),
+        ("u64 beside the rounds, mirrored", |w| unsafe {
+            beside_rounds::<u64, _>(&Mirrored::from_words(w))
         }),
     ];
     #[cfg(target_arch = "x86_64")]
     forms.extend(x86_per_block_forms());
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     forms.push(("neon", |w| unsafe {
-        mask4::<core::arch::aarch64::uint32x4_t, _>(&InOrder(*w))
+        Windows4::mask::<core::arch::aarch64::uint32x4_t, _>(&InOrder(*w))
     }));
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     forms.push(("simd128", |w| unsafe {
-        mask4::<core::arch::wasm32::v128, _>(&InOrder(*w))
+        Windows4::mask::<core::arch::wasm32::v128, _>(&InOrder(*w))
     }));
     forms
 }
@@ -125,21 +153,25 @@ fn per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
 /// [`per_block_forms`] of x86-64.
 #[cfg(target_arch = "x86_64")]
 fn x86_per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
-    use super::per_block::{mask4, mask8};
+    use super::per_block::{Windows4, Windows8};
     use core::arch::x86_64::{__m128i, __m256i};
     let mut forms: Vec<(&'static str, ScheduleMask)> = vec![
-        ("sse2", |w| unsafe { mask4::<__m128i, _>(&InOrder(*w)) }),
+        ("sse2", |w| unsafe {
+            Windows4::mask::<__m128i, _>(&InOrder(*w))
+        }),
         ("sse2 mirrored", |w| unsafe {
-            mask4::<__m128i, _>(&Mirrored::from_words(w))
+            Windows4::mask::<__m128i, _>(&Mirrored::from_words(w))
         }),
         ("sse2, 8 lanes", |w| unsafe {
-            mask8::<__m128i, _>(&InOrder(*w))
+            Windows8::mask::<__m128i, _>(&InOrder(*w))
         }),
     ];
     if std::arch::is_x86_feature_detected!("avx2") {
-        forms.push(("avx2", |w| unsafe { mask8::<__m256i, _>(&InOrder(*w)) }));
+        forms.push(("avx2", |w| unsafe {
+            Windows8::mask::<__m256i, _>(&InOrder(*w))
+        }));
         forms.push(("avx2 mirrored", |w| unsafe {
-            mask8::<__m256i, _>(&Mirrored::from_words(w))
+            Windows8::mask::<__m256i, _>(&Mirrored::from_words(w))
         }));
     } else {
         std::println!("per-block filter avx2: skipped, this CPU lacks AVX2");
@@ -149,7 +181,10 @@ fn x86_per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
         && std::arch::is_x86_feature_detected!("avx512vl")
     {
         forms.push(("avx512vl", |w| unsafe {
-            mask4::<crate::vector::Vl128, _>(&InOrder(*w))
+            Windows4::mask::<crate::vector::Vl128, _>(&InOrder(*w))
+        }));
+        forms.push(("avx512vl beside the rounds, mirrored", |w| unsafe {
+            beside_rounds::<crate::vector::Vl128, _>(&Mirrored::from_words(w))
         }));
     } else {
         std::println!("per-block filter avx512vl: skipped, this CPU lacks AVX-512BW/VL");

@@ -253,4 +253,15 @@ impl Vector for Vl128 {
     unsafe fn or_lanes(self) -> u32 {
         unsafe { self.0.or_lanes() }
     }
+    #[inline(always)]
+    unsafe fn kill_unless(self, near: Self, far: Self, m: Self, e: Self, k: Self) -> Self {
+        unsafe {
+            // (A ^ B) & C, then A | (B & ~C): three instructions, no mask
+            // register (a compare into one takes the port of the SHA
+            // instructions beside it).
+            let x = _mm_ternarylogic_epi32::<0x28>(near.0, far.0, m.0);
+            let ok = _mm_cmpeq_epi32(x, e.0);
+            Vl128(_mm_ternarylogic_epi32::<0xf4>(self.0, k.0, ok))
+        }
+    }
 }

@@ -30,8 +30,8 @@ mod simd128;
 mod sse2;
 mod swar;
 
-/// The per-block filter's tests run this form too.
-#[cfg(all(test, target_arch = "x86_64", sha1dc_avx512))]
+/// The per-block filter beside the SHA-NI rounds (src/detect/x86_sha.rs).
+#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
 pub(crate) use avx512::Vl128;
 
 use crate::block::Block;
@@ -84,6 +84,14 @@ pub(crate) trait Vector: Copy {
             let d = self.xor(o);
             Self::splat(u32::MAX).xor(d.or(d.add(Self::splat(0x7fff_ffff))).sign())
         }
+    }
+    /// `self` with the bits of `k` added in the lanes where
+    /// `(near ^ far) & m != e`: one entry of the per-block filter
+    /// (src/filter/per_block.rs), `self` the DVs it ruled out so far.
+    #[inline(always)]
+    unsafe fn kill_unless(self, near: Self, far: Self, m: Self, e: Self, k: Self) -> Self {
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe { self.or(k.andnot(near.xor(far).and(m).eq(e))) }
     }
     /// The `LANES` lanes or-ed together.
     #[inline(always)]
@@ -173,7 +181,9 @@ pub(crate) trait Vector: Copy {
 /// backend whose `supported` checked them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Simd {
-    /// `u64`: two lanes in plain integer arithmetic, on every target.
+    /// `u64`: two lanes in plain integer arithmetic, on every target but a
+    /// WebAssembly build with simd128 ([`Simd::PORTABLE`]).
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     Swar,
     #[cfg(target_arch = "x86_64")]
     Sse2,
@@ -199,6 +209,16 @@ pub(crate) trait OnVectors {
 }
 
 impl Simd {
+    /// The portable backend's vectors: `u64` lanes, but simd128 in a
+    /// WebAssembly build with it, which fixes simd128 when the module is
+    /// compiled, as x86-64 fixes SSE2: the `u64` forms of the filter and
+    /// the batch would take as much of the module as all the rest, for a
+    /// backend only a caller naming it runs.
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    pub(crate) const PORTABLE: Simd = Simd::Swar;
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    pub(crate) const PORTABLE: Simd = Simd::Simd128;
+
     /// Runs `work` on these vectors, under their instruction set's target
     /// features: the one place that maps a [`Simd`] to its vector type.
     #[inline(always)]
@@ -208,6 +228,7 @@ impl Simd {
         // compiled in.
         unsafe {
             match self {
+                #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
                 Simd::Swar => work.run::<u64>(),
                 #[cfg(target_arch = "x86_64")]
                 Simd::Sse2 => work.run::<core::arch::x86_64::__m128i>(),
