@@ -271,23 +271,44 @@ impl Engine {
         let (blocks, tail) = block::split_blocks(data);
         self.len = data.len() as u64;
         let none = &mut Reporter::none();
-        self.process(blocks, none);
         let (pad, count) = block::padding(tail, self.len);
-        self.process(&pad[..count], none);
+        // The last whole block goes with the padding, as a held one would.
+        let last = match blocks.split_last() {
+            Some((last, before)) if self.holds_blocks() => {
+                if !before.is_empty() {
+                    self.process(before, none);
+                }
+                Some(last)
+            }
+            _ => {
+                self.process(blocks, none);
+                None
+            }
+        };
+        self.process_end(last, &pad[..count], none);
         self.detection.outcome(&self.chain)
     }
 
     pub(crate) fn finalize(&mut self, report: &mut Reporter<'_>) -> Outcome {
         let (pad, count) = block::padding(&self.buf[..self.buf_len], self.len);
-        if let Some(h) = self.held.take() {
-            let mut last = [h; 3];
-            last[1..1 + count].copy_from_slice(&pad[..count]);
-            self.process(&last[..1 + count], report);
-        } else {
-            self.process(&pad[..count], report);
-        }
+        let held = self.held.take();
+        self.process_end(held.as_ref(), &pad[..count], report);
         self.buf_len = 0;
         self.detection.outcome(&self.chain)
+    }
+
+    /// `last`, the message's last whole block where it was kept back, and
+    /// the padding blocks `pad` in one call: a short message's blocks reach
+    /// the backend together (a block's filter beside the next one's rounds).
+    fn process_end(&mut self, last: Option<&Block>, pad: &[Block], report: &mut Reporter<'_>) {
+        match last {
+            Some(b) => {
+                let mut end = [*b; 3];
+                end[1..1 + pad.len()].copy_from_slice(pad);
+                self.process(&end[..1 + pad.len()], report);
+            }
+            None => self.process(pad, report),
+        }
     }
 
     /// Compresses whole blocks into the chain(s), detecting collisions.
