@@ -37,7 +37,8 @@ fn three_ways(mode: Mode, backend: &str, data: &[u8], before: usize) -> [Outcome
 #[test]
 fn two_threads_give_the_one_thread_outcome_around_the_cut_over_and_the_chunks() {
     let data = splitmix64_bytes(0x2c0e, 1200 * KIB);
-    let mut sizes = vec![0, 1, 100 * KIB];
+    // 4 KiB: where a short input's small buffer ends and the ring's starts.
+    let mut sizes = vec![0, 1, 4095, 4096, 4097, 100 * KIB];
     for edge in [256 * KIB, 512 * KIB, 1024 * KIB] {
         sizes.extend([edge - 64, edge - 1, edge, edge + 1, edge + 63, edge + 64]);
     }

@@ -240,9 +240,18 @@ pub(crate) fn update_reader<R: Read + Send>(
     chunk: usize,
 ) -> io::Result<(u64, Split)> {
     debug_assert!(min >= 64);
+    // A short input ends in a small buffer: no ring is allocated for it.
+    let mut small = [0u8; 4096];
+    let small = &mut small[..min.min(4096)];
+    let k = read_full(&mut reader, small)?;
+    if k < small.len() {
+        engine.update(&small[..k], &mut Reporter::none());
+        return Ok((k as u64, Split::default()));
+    }
     // The first buffer of the ring, if the input proves long enough.
     let mut head = Buffer::new(min.max(chunk));
-    let n = read_full(&mut reader, &mut head.bytes()[..min])?;
+    head.bytes()[..k].copy_from_slice(small);
+    let n = k + read_full(&mut reader, &mut head.bytes()[k..min])?;
     if n < min {
         engine.update(&head.bytes()[..n], &mut Reporter::none());
         return Ok((n as u64, Split::default()));
