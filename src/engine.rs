@@ -329,9 +329,7 @@ impl Engine {
                 self.backend.compressor.compress(sha1_chain, rest);
             }
             rest = match self.backend.per_block {
-                Some((form, below)) if self.config.filter && rest.len() < below => {
-                    self.detect_per_block(form, rest, report)
-                }
+                Some(form) if self.config.filter => self.detect_per_block(form, rest, report),
                 _ => self.detect_filtered_ahead(rest, report),
             };
         }

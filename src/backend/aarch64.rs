@@ -40,7 +40,7 @@ mod little {
             supported: || true,
             compressor: Portable,
             simd: Simd::Neon,
-            per_block: Some((PortableNeon, usize::MAX)),
+            per_block: Some(PortableNeon),
         },
     ];
 }

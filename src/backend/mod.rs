@@ -39,9 +39,9 @@ pub(crate) struct Backend {
     /// (many messages at once), one message per lane.
     pub simd: Simd,
     /// Detection one block at a time (the per-block filter on the schedule
-    /// the rounds store), for calls of fewer blocks than the number given
-    /// (`usize::MAX`: always); otherwise blocks are filtered ahead.
-    pub per_block: Option<(PerBlock, usize)>,
+    /// the rounds store); without it, blocks are filtered ahead, one block
+    /// per vector lane.
+    pub per_block: Option<PerBlock>,
 }
 
 impl fmt::Debug for Backend {

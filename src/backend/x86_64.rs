@@ -5,11 +5,10 @@
 //! of x86-64, so the portable backend is only ever chosen when forced.
 //!
 //! The SHA-NI backends detect one block at a time (the per-block filter on
-//! the schedule the rounds store: src/detect/x86_sha.rs), except that with
-//! AVX-512 a call of 512 blocks (32 KiB) or more filters them 16 at a time,
-//! one block per lane, then compresses them: from there on that measured as
-//! fast or faster. A wide filter never runs inside the legacy-SSE SHA
-//! rounds (the dirty upper state).
+//! the schedule the rounds store: src/detect/x86_sha.rs); with AVX-512 and
+//! SSE2 each block's filter runs beside the rounds of the next, 128-bit,
+//! and the AVX2 one behind a call: a wide filter never runs inside the
+//! legacy-SSE SHA rounds (the dirty upper state).
 //!
 //! The AVX-512 backends exist in builds by a compiler that has the
 //! intrinsics (`sha1dc_avx512`, set by build.rs).
@@ -31,21 +30,21 @@ pub(super) static BACKENDS: &[Backend] = &[
         supported: || has_sha_ni::get() && has_avx512::get(),
         compressor: crate::compress::Compressor::ShaNiAvx512,
         simd: Simd::Avx512,
-        per_block: Some((crate::detect::PerBlock::ShaNiAvx512, usize::MAX)),
+        per_block: Some(crate::detect::PerBlock::ShaNiAvx512),
     },
     Backend {
         name: "sha-ni+avx2",
         supported: || has_sha_ni::get() && has_avx2::get(),
         compressor: ShaNi,
         simd: Simd::Avx2,
-        per_block: Some((ShaNiAvx2, usize::MAX)),
+        per_block: Some(ShaNiAvx2),
     },
     Backend {
         name: "sha-ni+sse2",
         supported: has_sha_ni::get,
         compressor: ShaNi,
         simd: Simd::Sse2,
-        per_block: Some((ShaNiSse2, usize::MAX)),
+        per_block: Some(ShaNiSse2),
     },
     #[cfg(sha1dc_avx512)]
     Backend {

@@ -211,7 +211,7 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
         for name in crate::available_backends() {
             let backend = Backend::by_name(name).unwrap();
             let form = match backend.per_block {
-                Some((form, _)) => form,
+                Some(form) => form,
                 None => continue,
             };
             forms += 1;
