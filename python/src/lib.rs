@@ -1,0 +1,37 @@
+//! The extension module `sha1dc._sha1dc` of the Python package `sha1dc`
+//! (python/sha1dc/ re-exports it): the library's hashers, one-shot and
+//! batch calls as Python objects, in the shape of `hashlib`. Bytes are read
+//! in place and hashed without the GIL; errors are Python exceptions.
+
+mod bytes;
+mod oneshot;
+mod options;
+mod outcome;
+mod stream;
+
+use pyo3::prelude::*;
+
+/// The backends this CPU runs, fastest first (the `backend` option takes
+/// any of them).
+#[pyfunction]
+fn available_backends() -> Vec<&'static str> {
+    sha1dc_wasm::available_backends().collect()
+}
+
+#[pymodule]
+fn _sha1dc(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<stream::PyHasher>()?;
+    m.add_class::<stream::PyObjectHasher>()?;
+    m.add_class::<outcome::PyOutcome>()?;
+    m.add_class::<outcome::PyObjectOutcome>()?;
+    m.add_class::<outcome::PyCollision>()?;
+    m.add_function(wrap_pyfunction!(stream::sha1, m)?)?;
+    m.add_function(wrap_pyfunction!(stream::object_hasher, m)?)?;
+    m.add_function(wrap_pyfunction!(oneshot::hash, m)?)?;
+    m.add_function(wrap_pyfunction!(oneshot::hash_object, m)?)?;
+    m.add_function(wrap_pyfunction!(oneshot::hash_many, m)?)?;
+    m.add_function(wrap_pyfunction!(oneshot::hash_objects, m)?)?;
+    m.add_function(wrap_pyfunction!(available_backends, m)?)?;
+    Ok(())
+}
