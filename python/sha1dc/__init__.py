@@ -23,6 +23,7 @@ arrays) and hashed without the GIL.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ._sha1dc import (
@@ -31,6 +32,7 @@ from ._sha1dc import (
     ObjectHasher,
     ObjectOutcome,
     Outcome,
+    Outcomes,
     __version__,
     available_backends,
     hash,
@@ -47,6 +49,7 @@ __all__ = [
     "ObjectHasher",
     "ObjectOutcome",
     "Outcome",
+    "Outcomes",
     "__version__",
     "available_backends",
     "file_digest",
@@ -57,6 +60,9 @@ __all__ = [
     "object_hasher",
     "sha1",
 ]
+
+# An Outcomes is read as a list is.
+Sequence.register(Outcomes)
 
 # Large enough that an update may filter on a second thread (from 256 KiB)
 # and that the thread's start is paid back.

@@ -3,6 +3,7 @@
 //! batch calls as Python objects, in the shape of `hashlib`. Bytes are read
 //! in place and hashed without the GIL; errors are Python exceptions.
 
+mod batch;
 mod bytes;
 mod oneshot;
 mod options;
@@ -26,12 +27,13 @@ fn _sha1dc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<outcome::PyOutcome>()?;
     m.add_class::<outcome::PyObjectOutcome>()?;
     m.add_class::<outcome::PyCollision>()?;
+    m.add_class::<batch::PyOutcomes>()?;
     m.add_function(wrap_pyfunction!(stream::sha1, m)?)?;
     m.add_function(wrap_pyfunction!(stream::object_hasher, m)?)?;
     m.add_function(wrap_pyfunction!(oneshot::hash, m)?)?;
     m.add_function(wrap_pyfunction!(oneshot::hash_object, m)?)?;
-    m.add_function(wrap_pyfunction!(oneshot::hash_many, m)?)?;
-    m.add_function(wrap_pyfunction!(oneshot::hash_objects, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::hash_many, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::hash_objects, m)?)?;
     m.add_function(wrap_pyfunction!(available_backends, m)?)?;
     Ok(())
 }

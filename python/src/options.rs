@@ -6,8 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 use sha1dc_wasm::{Builder, Hasher};
 
-/// The options of a single stream; a batch takes all but `parallel`.
-const STREAM: &[&str] = &[
+/// Their names.
+const NAMES: &[&str] = &[
     "safe_hash",
     "detect_collisions",
     "reduced_round",
@@ -15,29 +15,19 @@ const STREAM: &[&str] = &[
     "backend",
     "parallel",
 ];
-const BATCH: &[&str] = STREAM.split_at(STREAM.len() - 1).0;
 
 /// What the keyword options asked for.
 #[derive(Clone, Copy)]
 pub struct Options {
     pub builder: Builder,
-    /// One large update may filter on a second thread (`update_parallel`).
+    /// A large update may filter on a second thread (`update_parallel`),
+    /// a large batch hash its second half on one.
     pub parallel: bool,
 }
 
 impl Options {
-    /// The options of a single stream (the constructors, `hash`,
-    /// `hash_object`, `file_digest`); `func` names the caller in errors.
-    pub fn stream(func: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Self::parse(func, kwargs, STREAM)
-    }
-
-    /// The options of a batch (`hash_many`, `hash_objects`).
-    pub fn batch(func: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Self::parse(func, kwargs, BATCH)
-    }
-
-    fn parse(func: &str, kwargs: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<Self> {
+    /// The options in `kwargs`; `func` names the caller in errors.
+    pub fn parse(func: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let mut options = Options {
             builder: Hasher::builder(),
             parallel: true,
@@ -47,10 +37,10 @@ impl Options {
         };
         for (key, value) in kwargs.iter() {
             let key: String = key.extract()?;
-            if !allowed.contains(&key.as_str()) {
+            if !NAMES.contains(&key.as_str()) {
                 return Err(PyTypeError::new_err(format!(
                     "{func}() got an unexpected keyword argument '{key}' (its options are {})",
-                    allowed.join(", ")
+                    NAMES.join(", ")
                 )));
             }
             if key == "backend" {

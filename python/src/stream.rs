@@ -189,7 +189,7 @@ pub fn sha1(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyHasher> {
     let _ = usedforsecurity;
-    let options = Options::stream("sha1", options)?;
+    let options = Options::parse("sha1", options)?;
     let hasher = PyHasher(Locked::new(options.builder.build(), options.parallel));
     match (data, string) {
         (Some(_), Some(_)) => {
@@ -276,7 +276,7 @@ pub fn object_hasher(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyObjectHasher> {
     let kind: ObjectKind = object_kind(kind)?;
-    let options = Options::stream("object_hasher", options)?;
+    let options = Options::parse("object_hasher", options)?;
     let hasher = options.builder.build_object(kind, content_len);
     Ok(PyObjectHasher(Locked::new(hasher, options.parallel)))
 }
