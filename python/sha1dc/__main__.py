@@ -16,7 +16,7 @@ import os
 import re
 import stat
 import sys
-from typing import BinaryIO, NoReturn
+from typing import Any, BinaryIO, NoReturn
 
 from . import Outcome, __version__, file_digest, hash_object, object_hasher, sha1
 
@@ -65,7 +65,7 @@ class _Run:
         self.out = sys.stdout.buffer
         self.failed = False
         self.collided = False
-        self.options: dict[str, object] = {"reduced_round": args.reduced_round}
+        self.options: dict[str, Any] = {"reduced_round": args.reduced_round}
         if args.no_safe_hash:
             self.options["safe_hash"] = False
         if args.backend is not None:
@@ -129,8 +129,9 @@ class _Run:
 
     def _json(self, name: str, raw: bytes, outcome: Outcome, header_len: int) -> bytes:
         c = outcome.collision
-        record: dict[str, object] = {"file": raw.decode("utf-8", "replace")}
-        if record["file"].encode() != raw:
+        shown = raw.decode("utf-8", "replace")
+        record: dict[str, object] = {"file": shown}
+        if shown.encode() != raw:
             record["file_bytes"] = raw.hex()
         record["sha1"] = outcome.sha1_hexdigest()
         record["output"] = outcome.hexdigest()

@@ -102,6 +102,7 @@ pub struct PyHasher(Locked<Hasher>);
 impl PyHasher {
     /// Adds the bytes of a bytes-like object (bytes, bytearray, memoryview,
     /// mmap, array.array, a NumPy array...), read in place, without the GIL.
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         self.0.update(py, data)
     }
@@ -211,6 +212,7 @@ pub struct PyObjectHasher(Locked<ObjectHasher>);
 #[pymethods]
 impl PyObjectHasher {
     /// Adds content (any bytes-like object, read in place, without the GIL).
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         self.0.update(py, data)
     }
