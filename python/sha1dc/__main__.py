@@ -114,9 +114,7 @@ class _Run:
         raw = os.fsencode(name)
         if self.args.json:
             return self._json(name, raw, outcome, header_len) + self._end()
-        escaped = not self.args.zero and any(c in raw for c in b"\n\r\\")
-        if escaped:
-            raw = raw.replace(b"\\", b"\\\\").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+        lead, raw = self._escape(raw)
         if self.args.tag:
             text = b"SHA1 (" + raw + b") = " + hexd.encode() + (b" *coll*" if flagged else b"")
         elif flagged:
@@ -125,7 +123,14 @@ class _Run:
             text = hexd.encode() + b" *" + raw
         else:
             text = hexd.encode() + b"  " + raw
-        return (b"\\" if escaped else b"") + text + self._end()
+        return lead + text + self._end()
+
+    def _escape(self, raw: bytes) -> tuple[bytes, bytes]:
+        """A name with a newline, a carriage return or a backslash escaped,
+        and the backslash its line then starts with (not with -z)."""
+        if self.args.zero or not any(c in raw for c in b"\n\r\\"):
+            return b"", raw
+        return b"\\", raw.replace(b"\\", b"\\\\").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
 
     def _json(self, name: str, raw: bytes, outcome: Outcome, header_len: int) -> bytes:
         c = outcome.collision
@@ -193,7 +198,8 @@ class _Run:
                 continue
             got = self.hash_input(name) if not quiet else self._silent(name)
             verified += 1
-            shown = name.encode(errors="surrogateescape")
+            lead, shown = self._escape(raw)
+            shown = lead + shown
             if got is None:
                 unread += 1
                 self._say(shown + b": FAILED open or read")
@@ -207,13 +213,11 @@ class _Run:
                 mismatched += 1
                 self._say(shown + b": FAILED")
         if valid == 0:
-            if not quiet:
-                self.error(f"{list_name}: no properly formatted SHA1 checksum lines found")
+            self.error(f"{list_name}: no properly formatted SHA1 checksum lines found")
             self.failed = True
             return
         if self.args.ignore_missing and verified == 0:
-            if not quiet:
-                self.error(f"{list_name}: no file was verified")
+            self.error(f"{list_name}: no file was verified")
             self.failed = True
         if not quiet:
             for count, one, many in (
@@ -237,8 +241,9 @@ class _Run:
             sys.stderr = stderr
 
     def _say(self, text: bytes) -> None:
+        """A line of -c's report (newline-terminated even with -z)."""
         if not self.args.status:
-            self.out.write(text + self._end())
+            self.out.write(text + b"\n")
 
 
 def _parse_line(line: bytes) -> tuple[bytes | None, bytes] | None:

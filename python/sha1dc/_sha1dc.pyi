@@ -119,9 +119,9 @@ class ObjectHasher:
     def kind(self) -> _ObjectKind: ...
 
 def sha1(
-    data: Buffer | None = None,
+    data: Buffer = ...,
     *,
-    string: Buffer | None = None,
+    string: Buffer = ...,
     usedforsecurity: bool = True,
     safe_hash: bool = True,
     detect_collisions: bool = True,

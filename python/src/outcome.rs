@@ -168,7 +168,7 @@ pub fn object_kind(name: &str) -> PyResult<ObjectKind> {
     .find(|k| k.name() == name)
     .ok_or_else(|| {
         PyValueError::new_err(format!(
-            "unknown git object kind {name:?}: it is one of 'blob', 'tree', 'commit', 'tag'"
+            "unknown git object kind '{name}': it is one of 'blob', 'tree', 'commit', 'tag'"
         ))
     })
 }

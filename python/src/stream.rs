@@ -178,27 +178,39 @@ impl PyHasher {
     }
 }
 
+/// An argument that may be left out: then `None`. Given, it is any object,
+/// `None` included (which then fails as hashlib has it, not as "no data").
+pub struct Given<'py>(Option<Bound<'py, PyAny>>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Given<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Given(Some(obj.to_owned())))
+    }
+}
+
 /// A new hash object, as hashlib.sha1(): `data` is hashed first (`string`
 /// is its old name in hashlib). `usedforsecurity` is accepted and ignored.
 #[pyfunction]
-#[pyo3(signature = (data = None, *, string = None, usedforsecurity = true, **options))]
+#[pyo3(signature = (data = Given(None), *, string = Given(None), usedforsecurity = true, **options))]
 pub fn sha1(
     py: Python<'_>,
-    data: Option<&Bound<'_, PyAny>>,
-    string: Option<&Bound<'_, PyAny>>,
+    data: Given<'_>,
+    string: Given<'_>,
     usedforsecurity: bool,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyHasher> {
     let _ = usedforsecurity;
     let options = Options::parse("sha1", options)?;
     let hasher = PyHasher(Locked::new(options.builder.build(), options.parallel));
-    match (data, string) {
+    match (data.0, string.0) {
         (Some(_), Some(_)) => {
             return Err(pyo3::exceptions::PyTypeError::new_err(
                 "sha1(): pass data or string (its old name), not both",
             ));
         }
-        (Some(data), None) | (None, Some(data)) => hasher.update(py, data)?,
+        (Some(data), None) | (None, Some(data)) => hasher.update(py, &data)?,
         (None, None) => {}
     }
     Ok(hasher)
