@@ -3,11 +3,12 @@
 # freshness of the generated tables, the native suite (once per x86-64
 # backend), cargo package and publish --dry-run, the fuzz targets' build,
 # the library and the C library with Rust 1.63 (the declared rust-version),
-# the C library (installed, then its C tests), aarch64 and s390x under QEMU,
+# the C library (installed, then its C tests), the Python package (built with
+# pip, then its pytest suite), aarch64 and s390x under QEMU,
 # the wasm build in Node and headless Chromium, the JS wrapper and the packed
 # tarball, and the checker page in Chromium.
 #   scripts/test.sh            everything
-#   scripts/test.sh native     one stage: native | msrv | c | cross | wasm | browser
+#   scripts/test.sh native     one stage: native | msrv | c | python | cross | wasm | browser
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 export CARGO_TERM_COLOR=never
@@ -62,6 +63,12 @@ c() {
   passed=$((passed + 1))
 }
 
+python_package() {
+  say "the Python package: built with pip from the checkout, then pytest (scripts/test-python.sh)"
+  scripts/test-python.sh
+  passed=$((passed + 1))
+}
+
 cross() {
   say "backends one by one, and aarch64 / s390x under QEMU"
   scripts/cross-test.sh
@@ -81,11 +88,12 @@ browser() {
 }
 
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(native msrv c cross wasm browser)
+[ ${#stages[@]} -gt 0 ] || stages=(native msrv c python cross wasm browser)
 for s in "${stages[@]}"; do
   case "$s" in
     native | msrv | c | cross | wasm | browser) "$s" ;;
-    *) echo "usage: $0 [native|msrv|c|cross|wasm|browser]..." >&2; exit 2 ;;
+    python) python_package ;;
+    *) echo "usage: $0 [native|msrv|c|python|cross|wasm|browser]..." >&2; exit 2 ;;
   esac
 done
 say "all stages green"
