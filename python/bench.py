@@ -26,11 +26,15 @@ import os
 import platform
 import random
 import ssl
+import sys
 import threading
 import time
 from typing import Callable
 
-import sha1dc
+# The installed package, not python/sha1dc/ beside this file (which has no
+# compiled module): the script's own directory leaves the path.
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+import sha1dc  # noqa: E402
 
 
 def cpu() -> str:

@@ -1,11 +1,12 @@
 //! Many messages (`hash_many`) or git objects (`hash_objects`) in one call:
 //! the library's batch, one message per vector lane, without the GIL, a
-//! large batch split in two halves for two threads. The answer is an
+//! large batch on two threads. The answer is an
 //! `Outcomes`, a read-only sequence that makes each item's Python object
 //! only when asked for it: ten thousand objects that the garbage collector
 //! tracks would cost more than hashing ten thousand small messages.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
@@ -17,9 +18,13 @@ use crate::bytes::{Bytes, hashing};
 use crate::options::{Options, type_name};
 use crate::outcome::{PyObjectOutcome, PyOutcome, object_kind};
 
-/// From this many bytes in all, a batch is split for a second thread; below,
-/// the thread's start would cost more than the second core saves.
-const SPLIT_MIN: usize = 256 << 10;
+/// A large batch is cut into jobs of at least this many bytes and
+/// messages, which this thread and a second one take in turn. Below it,
+/// starting the thread costs more than the second core saves; and a job of
+/// fewer messages would spend much of its time on its last few, which the
+/// library finishes one at a time.
+const JOB_BYTES: usize = 256 << 10;
+const JOB_MESSAGES: usize = 256;
 
 /// The Outcome of every message of `messages` (an iterable of bytes-like
 /// objects), in order, hashed several at a time.
@@ -69,8 +74,10 @@ pub fn hash_objects(
 }
 
 /// Fills one outcome per message with `hash` (`hash(m, out)`: `out[i]` for
-/// `m[i]`), without the GIL; a large batch in two halves of about as many
-/// bytes, the second on another thread when `parallel`.
+/// `m[i]`), without the GIL. With `parallel`, a large batch is cut into
+/// jobs that this thread and a second one claim in turn: when the second
+/// thread starts late, or not at all (a busy machine), this one takes the
+/// jobs left, and never waits but for the one the second thread is on.
 fn run<T: Copy + Send + Sync>(
     py: Python<'_>,
     views: &[Bytes<'_>],
@@ -82,37 +89,55 @@ fn run<T: Copy + Send + Sync>(
     let total: usize = messages.iter().map(|m| m.len()).sum();
     let mut out = vec![placeholder; messages.len()];
     hashing(py, total, || {
-        if !parallel || total < SPLIT_MIN || messages.len() < 2 {
-            hash(&messages, &mut out);
+        let jobs = jobs(&messages, &mut out);
+        if !parallel || jobs.len() < 2 {
+            for job in &jobs {
+                let (m, o) = &mut *lock(job);
+                hash(m, o);
+            }
             return;
         }
-        let mut sum = 0;
-        let half = messages
-            .iter()
-            .position(|m| {
-                sum += m.len();
-                2 * sum >= total
-            })
-            .map_or(messages.len() / 2, |i| (i + 1).min(messages.len() - 1));
-        let (first, second) = messages.split_at(half);
-        let (first_out, second_out) = out.split_at_mut(half);
-        std::thread::scope(|scope| {
-            let hash = &hash;
-            let helper = std::thread::Builder::new().spawn_scoped(scope, move || {
-                let mut out = vec![placeholder; second.len()];
-                hash(second, &mut out);
-                out
-            });
-            hash(first, first_out);
-            match helper.map(|h| h.join()) {
-                Ok(Ok(done)) => second_out.copy_from_slice(&done),
-                // No thread could start (or, never, it panicked): this one
-                // hashes the second half too.
-                _ => hash(second, second_out),
+        let next = AtomicUsize::new(0);
+        let work = || {
+            while let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                let (m, o) = &mut *lock(job);
+                hash(m, o);
             }
+        };
+        std::thread::scope(|scope| {
+            // Where no thread starts, this one takes every job.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+            work();
         });
     });
     out
+}
+
+/// One job: messages and their outcomes' slots.
+type Job<'a, 'm, T> = Mutex<(&'a [&'m [u8]], &'a mut [T])>;
+
+/// `messages` and `out` cut into jobs of at least `JOB_BYTES` and
+/// `JOB_MESSAGES` (the last may be smaller); one job when they are few.
+fn jobs<'a, 'm, T>(messages: &'a [&'m [u8]], mut out: &'a mut [T]) -> Vec<Job<'a, 'm, T>> {
+    let mut jobs = Vec::new();
+    let (mut start, mut bytes) = (0, 0);
+    for (i, m) in messages.iter().enumerate() {
+        bytes += m.len();
+        let end = i + 1;
+        let last = end == messages.len();
+        if last || (bytes >= JOB_BYTES && end - start >= JOB_MESSAGES) {
+            let (slots, rest) = std::mem::take(&mut out).split_at_mut(end - start);
+            jobs.push(Mutex::new((&messages[start..end], slots)));
+            out = rest;
+            (start, bytes) = (end, 0);
+        }
+    }
+    jobs
+}
+
+/// A job's lock: each is taken once, by whichever thread claimed it.
+fn lock<'g, 'a, 'm, T>(job: &'g Job<'a, 'm, T>) -> MutexGuard<'g, (&'a [&'m [u8]], &'a mut [T])> {
+    job.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The bytes of every item of `items`; an item that is not bytes-like is

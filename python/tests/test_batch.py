@@ -40,14 +40,14 @@ def test_batch_equals_one_by_one(opts: dict) -> None:
 
 
 def test_a_large_batch_is_split_and_still_exact() -> None:
-    """Past 256 KiB a batch hashes its second half on another thread."""
+    """A large batch is cut into jobs that two threads take in turn."""
     msgs = messages(5, 20_000)
     assert sum(map(len, msgs)) > 1 << 20
     two = sha1dc.hash_many(msgs)
     one = sha1dc.hash_many(msgs, parallel=False)
     assert two.digests() == one.digests() == [sha1dc.hash(m).digest() for m in msgs]
     assert len(two.flagged()) == 2 == len(sha1dc.hash_many(msgs, reduced_round=True).flagged()) - 1
-    # One huge message and small ones: the halves are cut by bytes.
+    # One huge message among small ones: a job of its own.
     lopsided = [bytes(3 << 20)] + msgs[:50]
     assert sha1dc.hash_many(lopsided).digests() == [sha1dc.hash(m).digest() for m in lopsided]
 
