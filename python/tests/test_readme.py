@@ -1,0 +1,28 @@
+"""The Python examples of python/README.md run as written (from the
+repository's root, where their paths lead), in one namespace, in order."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+import pytest
+
+from conftest import ROOT
+
+
+def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "python" / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2
+    monkeypatch.chdir(ROOT)
+    namespace: dict[str, object] = {}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for block in blocks:
+            exec(compile(block, "python/README.md", "exec"), namespace)
+    printed = out.getvalue()
+    assert "16e96b70000dd1e7c85b8368ee197754400e58ec" in printed
+    assert "Collision(block=4, offset=256, dv='II(52,0)', count=1)" in printed
+    assert "[2]" in printed
