@@ -1,11 +1,11 @@
 """Type stubs of the extension module (python/src/*.rs)."""
 
 from collections.abc import Iterable, Iterator
-from typing import Generic, Literal, TypeVar, final, overload
+from typing import Generic, Literal, TypedDict, TypeVar, final, overload
 
 from types import GenericAlias
 
-from typing_extensions import Buffer, disjoint_base
+from typing_extensions import Buffer, Unpack, disjoint_base
 
 __all__ = [
     "Collision",
@@ -27,6 +27,16 @@ __all__ = [
 __version__: str
 
 _ObjectKind = Literal["blob", "tree", "commit", "tag"]
+
+class _Options(TypedDict, total=False):
+    """The keyword options of every constructor and function."""
+
+    safe_hash: bool
+    detect_collisions: bool
+    reduced_round: bool
+    use_filter: bool
+    backend: str | None
+    parallel: bool
 
 _O = TypeVar("_O", bound=Outcome, covariant=True)
 
@@ -123,64 +133,29 @@ def sha1(
     *,
     string: Buffer = ...,
     usedforsecurity: bool = True,
-    safe_hash: bool = True,
-    detect_collisions: bool = True,
-    reduced_round: bool = False,
-    use_filter: bool = True,
-    backend: str | None = None,
-    parallel: bool = True,
+    **options: Unpack[_Options],
 ) -> Hasher: ...
 def object_hasher(
     kind: _ObjectKind,
     content_len: int,
-    *,
-    safe_hash: bool = True,
-    detect_collisions: bool = True,
-    reduced_round: bool = False,
-    use_filter: bool = True,
-    backend: str | None = None,
-    parallel: bool = True,
+    **options: Unpack[_Options],
 ) -> ObjectHasher: ...
 def hash(
     data: Buffer,
-    *,
-    safe_hash: bool = True,
-    detect_collisions: bool = True,
-    reduced_round: bool = False,
-    use_filter: bool = True,
-    backend: str | None = None,
-    parallel: bool = True,
+    **options: Unpack[_Options],
 ) -> Outcome: ...
 def hash_object(
     kind: _ObjectKind,
     content: Buffer,
-    *,
-    safe_hash: bool = True,
-    detect_collisions: bool = True,
-    reduced_round: bool = False,
-    use_filter: bool = True,
-    backend: str | None = None,
-    parallel: bool = True,
+    **options: Unpack[_Options],
 ) -> ObjectOutcome: ...
 def hash_many(
     messages: Iterable[Buffer],
-    *,
-    safe_hash: bool = True,
-    detect_collisions: bool = True,
-    reduced_round: bool = False,
-    use_filter: bool = True,
-    backend: str | None = None,
-    parallel: bool = True,
+    **options: Unpack[_Options],
 ) -> Outcomes[Outcome]: ...
 def hash_objects(
     kind: _ObjectKind,
     contents: Iterable[Buffer],
-    *,
-    safe_hash: bool = True,
-    detect_collisions: bool = True,
-    reduced_round: bool = False,
-    use_filter: bool = True,
-    backend: str | None = None,
-    parallel: bool = True,
+    **options: Unpack[_Options],
 ) -> Outcomes[ObjectOutcome]: ...
 def available_backends() -> list[str]: ...
