@@ -89,14 +89,12 @@ fn run<T: Copy + Send + Sync>(
     let total: usize = messages.iter().map(|m| m.len()).sum();
     let mut out = vec![placeholder; messages.len()];
     hashing(py, total, || {
-        let jobs = jobs(&messages, &mut out);
-        if !parallel || jobs.len() < 2 {
-            for job in &jobs {
-                let (m, o) = &mut *lock(job);
-                hash(m, o);
-            }
+        if !parallel || total < 2 * JOB_BYTES || messages.len() < 2 * JOB_MESSAGES {
+            // Too small for two jobs: no second thread.
+            hash(&messages, &mut out);
             return;
         }
+        let jobs = jobs(&messages, &mut out);
         let next = AtomicUsize::new(0);
         let work = || {
             while let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
