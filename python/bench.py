@@ -4,7 +4,8 @@ SHA-1, no detection), in the same run, interleaved:
     python3 python/bench.py [--rounds N]      (default 9)
 
 - one large buffer (1, 4 and 64 MiB): sha1dc on one thread, on two
-  (parallel=True, the default), and without detection;
+  (parallel=True, the default), and without detection; 4 MiB on each
+  backend this CPU runs;
 - many small messages (10,000 x 64 B, 10,000 of git-like sizes): the batch
   call (.digests()) against a Python loop over hashlib.sha1, and git blobs
   (hash_objects) against a loop that prepends the header;
@@ -69,7 +70,7 @@ def table(title: str, best: dict[str, tuple[float, float]], reference: str, size
     ref_wall, ref_cpu = best[reference]
     for name, (wall, cpu_time) in best.items():
         speed = f"{size / wall / 2**20:8.0f} MiB/s" if size else f"{wall * 1e3:8.2f} ms  "
-        print(f"  {name:<44} {speed}   {ref_wall / wall:5.2f}x wall   {ref_cpu / cpu_time:5.2f}x CPU")
+        print(f"  {name:<52} {speed}   {ref_wall / wall:5.2f}x wall   {ref_cpu / cpu_time:5.2f}x CPU")
 
 
 def large(rounds: int) -> None:
@@ -83,6 +84,16 @@ def large(rounds: int) -> None:
             "sha1dc.sha1, detection off": lambda: sha1dc.sha1(data, detect_collisions=False).digest(),
         }, rounds if size < (64 << 20) else max(3, rounds // 3))
         table(f"one buffer of {size >> 20} MiB (x = speed over hashlib)", best, "hashlib.sha1", size)
+
+
+def backends(rounds: int) -> None:
+    data = random.Random(2).randbytes(4 << 20)
+    contenders: dict[str, Callable[[], object]] = {"hashlib.sha1": lambda: hashlib.sha1(data).digest()}
+    for name in sha1dc.available_backends():
+        contenders[f"sha1dc.sha1(backend={name!r}), one thread"] = (
+            lambda name=name: sha1dc.sha1(data, backend=name, parallel=False).digest()
+        )
+    table("one buffer of 4 MiB on each backend", measure(contenders, rounds), "hashlib.sha1", len(data))
 
 
 def batches(rounds: int) -> None:
@@ -149,7 +160,7 @@ def threads(rounds: int) -> None:
     }, rounds)
     print(f"\nfour buffers of 128 KiB, each hashed {times} times (32 MiB in all)")
     for name, (wall, cpu_time) in best.items():
-        print(f"  {name:<44} {wall * 1e3:8.2f} ms wall  {cpu_time * 1e3:8.2f} ms CPU")
+        print(f"  {name:<52} {wall * 1e3:8.2f} ms wall  {cpu_time * 1e3:8.2f} ms CPU")
     for lib in ("sha1dc", "hashlib"):
         ratio = best[f"{lib}, four threads"][0] / best[f"{lib}, one thread"][0]
         print(f"  {lib}: four threads take {ratio:.2f}x one thread's wall time")
@@ -165,6 +176,7 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average at the start: {load:.1f}; minimum of {args.rounds} interleaved rounds")
     large(args.rounds)
+    backends(args.rounds)
     batches(args.rounds)
     threads(args.rounds)
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
