@@ -19,6 +19,7 @@ fn available_backends() -> Vec<&'static str> {
     sha1dc_wasm::available_backends().collect()
 }
 
+/// SHA-1 with collision detection; the package sha1dc re-exports it.
 #[pymodule]
 fn _sha1dc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

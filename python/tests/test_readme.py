@@ -1,15 +1,23 @@
 """The Python examples of python/README.md run as written (from the
-repository's root, where their paths lead), in one namespace, in order."""
+repository's root, where their paths lead), in one namespace, in order; and
+the package docstring's examples as doctests."""
 
 from __future__ import annotations
 
 import contextlib
+import doctest
 import io
 import re
 
 import pytest
 
+import sha1dc
 from conftest import ROOT
+
+
+def test_package_docstring_examples() -> None:
+    failed, attempted = doctest.testmod(sha1dc)
+    assert attempted >= 3 and failed == 0
 
 
 def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:
