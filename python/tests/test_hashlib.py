@@ -132,3 +132,7 @@ def test_file_digest_as_hashlib(tmp_path) -> None:
     with open(p, "rb", buffering=0) as f:
         assert sha1dc.file_digest(f, _bufsize=1000).digest() == hashlib.sha1(data).digest()
     assert sha1dc.file_digest(io.BytesIO(data), reduced_round=True).hexdigest() == hashlib.sha1(data).hexdigest()
+    # hashlib's own file_digest takes the constructor, as it takes hashlib.sha1.
+    with open(p, "rb") as f:
+        h = hashlib.file_digest(f, sha1dc.sha1)
+    assert isinstance(h, sha1dc.Hasher) and h.hexdigest() == hashlib.sha1(data).hexdigest()
