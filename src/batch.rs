@@ -11,7 +11,7 @@
 //! single stream. A block the filter lets through (about 5% of random
 //! blocks) is tested by the backend's own test of a candidate from the
 //! states the lane compression kept, and a collision is recorded exactly as the
-//! streaming engine records it ([`Detection`]), so every result equals
+//! streaming engine records it ([`Record`]), so every result equals
 //! what [`crate::hash`] gives.
 
 use crate::Outcome;
@@ -21,10 +21,10 @@ use crate::compress::IV;
 use crate::compress::lanes::{compress_lanes, compress_lanes_scheduled};
 use crate::config::Config;
 use crate::detect::{self, Candidates, Compressed};
-use crate::engine::{Engine, Reporter};
+use crate::engine::Engine;
 use crate::filter::Filter;
-use crate::git::{Header, ObjectKind};
-use crate::outcome::Detection;
+use crate::object::{Header, ObjectKind};
+use crate::record::{Record, Reporter};
 use crate::vector::{OnVectors, Vector};
 
 /// The most lanes a form has (AVX-512: 16).
@@ -115,7 +115,7 @@ struct Lane<'a> {
     /// The blocks that lie whole in the content (`direct.0..direct.1`),
     /// read from it in place rather than assembled.
     direct: (u64, u64),
-    detection: Detection,
+    record: Record,
 }
 
 impl<'a> Lane<'a> {
@@ -128,7 +128,7 @@ impl<'a> Lane<'a> {
             next: 0,
             blocks: message.blocks(),
             direct: ((header + 63) / 64, end / 64),
-            detection: Detection::default(),
+            record: Record::default(),
         }
     }
 
@@ -213,7 +213,7 @@ impl OnVectors for HashBatch<'_, '_, '_> {
 /// lane's next block at once, settle each lane's candidate and end; the
 /// last few lanes finish on the single stream. (The refill stays in this
 /// loop: as a function of its own, even inlined, the batch of short
-/// messages ran 7% slower.)
+/// messages ran slower in benches/many.rs.)
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.
@@ -389,7 +389,7 @@ fn settle<const N: usize>(
             None => continue,
         };
         let block = &blocks[j];
-        if let Some(sha1_chain) = &mut lane.detection.sha1_chain {
+        if let Some(sha1_chain) = &mut lane.record.sha1_chain {
             backend
                 .compressor
                 .compress(sha1_chain, core::slice::from_ref(block));
@@ -401,15 +401,16 @@ fn settle<const N: usize>(
                 reduced_round: config.reduced_round,
             };
             if let Some(dv) = detect::test_candidate(backend.compressor, &compressed, block, c) {
-                let mut chain = compressed.chain_out;
-                lane.detection
-                    .on_collision(&config, &mut chain, block, lane.next, dv);
+                let (mut chain, none) = (compressed.chain_out, &mut Reporter::none());
+                let chain_in = compressed.chain_in;
+                lane.record
+                    .flag(&config, &mut chain, chain_in, block, lane.next, dv, none);
                 chains.out.set_lane(j, &chain);
             }
         }
         lane.next += 1;
         if lane.next == lane.blocks {
-            out[lane.slot] = lane.detection.outcome(&chains.out.lane(j));
+            out[lane.slot] = lane.record.outcome(&chains.out.lane(j));
             *slot = None;
         }
     }
@@ -447,7 +448,7 @@ fn finish_alone(
     lane: &Lane<'_>,
     chain: [u32; 5],
 ) -> Outcome {
-    let mut engine = Engine::resume(config, backend, chain, lane.detection, lane.next);
+    let mut engine = Engine::resume(config, backend, chain, lane.record, lane.next);
     let header = lane.message.header.as_bytes();
     let done = (lane.next * 64) as usize;
     let none = &mut Reporter::none();

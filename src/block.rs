@@ -124,6 +124,78 @@ impl Schedule for Mirrored {
     }
 }
 
+/// The start of a block the input so far left unfinished: fewer than 64
+/// bytes, carried into the next input (the streaming engine's buffer, and
+/// the filter half's).
+#[derive(Clone, Copy)]
+pub(crate) struct Partial {
+    bytes: Block,
+    len: usize,
+}
+
+impl Partial {
+    /// Nothing carried.
+    pub(crate) const EMPTY: Partial = Partial {
+        bytes: [0; 64],
+        len: 0,
+    };
+
+    /// `bytes` (shorter than a block) carried.
+    pub(crate) fn new(bytes: &[u8]) -> Self {
+        let mut p = Partial::EMPTY;
+        p.keep(bytes);
+        p
+    }
+
+    /// The bytes carried.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    /// How many whole blocks `len` more bytes complete.
+    pub(crate) fn completes(&self, len: usize) -> usize {
+        len / 64 + (self.len + len % 64) / 64
+    }
+
+    /// Adds the start of `data`: the block that completes, if any, and the
+    /// rest of `data`, which starts on a block boundary once anything was
+    /// carried.
+    #[inline]
+    pub(crate) fn fill<'a>(&mut self, data: &'a [u8]) -> (Option<Block>, &'a [u8]) {
+        if self.len == 0 {
+            return (None, data);
+        }
+        let take = data.len().min(64 - self.len);
+        self.bytes[self.len..self.len + take].copy_from_slice(&data[..take]);
+        self.len += take;
+        if self.len < 64 {
+            return (None, &data[take..]);
+        }
+        self.len = 0;
+        (Some(self.bytes), &data[take..])
+    }
+
+    /// Carries `rest`, the bytes after the whole blocks of an input whose
+    /// start [`fill`](Self::fill) took: nothing when `fill` kept the whole
+    /// input, else fewer than 64 bytes after a block boundary.
+    #[inline]
+    pub(crate) fn keep(&mut self, rest: &[u8]) {
+        if rest.is_empty() {
+            return;
+        }
+        debug_assert!(self.len == 0 && rest.len() < 64);
+        self.bytes[..rest.len()].copy_from_slice(rest);
+        self.len = rest.len();
+    }
+}
+
+/// How many bytes are carried; never the bytes.
+impl core::fmt::Debug for Partial {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Partial({} bytes)", self.len)
+    }
+}
+
 /// SHA-1 padding: the one or two final blocks for a message of `len` bytes
 /// whose last `tail.len() == len % 64` bytes are `tail`.
 pub(crate) fn padding(tail: &[u8], len: u64) -> ([Block; 2], usize) {

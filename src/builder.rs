@@ -27,6 +27,13 @@ pub struct Builder {
     backend: Option<&'static Backend>,
 }
 
+impl Hasher {
+    /// Options for a hasher; see [`Builder`].
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+}
+
 impl Default for Builder {
     fn default() -> Self {
         Builder {

@@ -1,51 +1,32 @@
-//! The streaming state machine: buffering, the two chaining values, the
-//! report. It decides what to do with blocks; the backend does the work.
+//! The engine: the streaming state machine behind [`Hasher`](crate::Hasher)
+//! (buffering, the output chain, the record of what was flagged). It
+//! decides what to do with blocks; the backend does the work.
 //!
-//! Blocks flow: [`Engine::update`] and [`Engine::finalize`] (or
-//! [`Engine::hash_all`], the whole message at once) hand whole blocks to
-//! [`Engine::process`]. With a backend that detects one block at a time
-//! (the SHA-NI ones, for calls below their size limit; wasm; NEON) it runs
-//! them all through that and stops only after a collision; otherwise it
-//! filters them ahead of their compression and compresses the runs between
+//! A block's path is compress, filter, test, record. [`Engine::update`]
+//! and [`Engine::finalize`] (or [`Engine::hash_all`], the whole message at
+//! once) hand whole blocks to [`Engine::process`]. With a backend that
+//! detects one block at a time (SHA-NI, ARMv8, NEON, simd128: the filter
+//! reads the schedule the rounds store, src/detect) it runs them all
+//! through that and stops only after a collision; otherwise it filters them
+//! ahead of their compression (src/filter) and compresses the runs between
 //! candidates in one call each, a candidate compressed and tested alone
 //! ([`Engine::detect_masked`]). Blocks whose masks were filtered elsewhere
-//! ([`Engine::update_with_masks`], the hashing half of src/split.rs) take
-//! that last path with their masks. A detected collision goes to
-//! [`Engine::on_collision`], the one rare path.
+//! ([`Engine::update_with_masks`], the hashing half of src/halves.rs) take
+//! that last path with their masks. A flagged block goes to
+//! [`Record::flag`], the one rare path (src/record.rs).
 
 use crate::backend::Backend;
-use crate::block::{self, Block};
+use crate::block::{self, Block, Partial};
 use crate::compress::IV;
 use crate::config::Config;
-use crate::detect::{self, Candidates, PerBlock, collision_block};
+use crate::detect::{self, Candidates, PerBlock};
 use crate::filter;
-use crate::outcome::{CollisionBlock, Detection, Outcome};
-use crate::split::{BlockFilter, MaskCountError};
+use crate::halves::{BlockFilter, MaskCountError};
+use crate::outcome::Outcome;
+use crate::record::{Record, Reporter};
 
 /// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
 const FILTER_CALL: usize = 64;
-
-/// Where a reporting call sends each flagged block: nothing for the plain
-/// calls, so they build no report.
-pub(crate) struct Reporter<'a>(pub Option<&'a mut dyn FnMut(&CollisionBlock)>);
-
-impl Reporter<'_> {
-    /// No report.
-    pub(crate) fn none() -> Self {
-        Reporter(None)
-    }
-
-    fn wants(&self) -> bool {
-        self.0.is_some()
-    }
-
-    /// Hands `block()` over, built only when a report is wanted.
-    fn report(&mut self, block: impl FnOnce() -> CollisionBlock) {
-        if let Some(f) = &mut self.0 {
-            f(&block());
-        }
-    }
-}
 
 #[derive(Clone, Debug)]
 pub(crate) struct Engine {
@@ -53,9 +34,9 @@ pub(crate) struct Engine {
     backend: &'static Backend,
     /// The output chain: the safe chain once a collision changed it.
     chain: [u32; 5],
-    detection: Detection,
-    buf: Block,
-    buf_len: usize,
+    record: Record,
+    /// The unfinished block after the whole ones.
+    partial: Partial,
     /// The last whole block added by a plain update, not processed yet: it
     /// goes with the next blocks, or with the padding at the end, so a
     /// short message is filtered in one call (two blocks cost the vector
@@ -73,9 +54,8 @@ impl Engine {
             config,
             backend,
             chain: IV,
-            detection: Detection::default(),
-            buf: [0; 64],
-            buf_len: 0,
+            record: Record::default(),
+            partial: Partial::EMPTY,
             held: None,
             len: 0,
             blocks: 0,
@@ -83,18 +63,18 @@ impl Engine {
     }
 
     /// An engine that continues a message whose first `blocks` whole
-    /// blocks are already compressed into `chain` with `detection` (the
+    /// blocks are already compressed into `chain` with `record` (the
     /// batch path hands its last few lanes over: src/batch.rs).
     pub(crate) fn resume(
         config: Config,
         backend: &'static Backend,
         chain: [u32; 5],
-        detection: Detection,
+        record: Record,
         blocks: u64,
     ) -> Self {
         Engine {
             chain,
-            detection,
+            record,
             len: blocks * 64,
             blocks,
             ..Engine::new(config, backend)
@@ -144,7 +124,7 @@ impl Engine {
             small[n] = h;
             n += 1;
         }
-        let (filled, data) = self.fill_buffer(data);
+        let (filled, data) = self.partial.fill(data);
         if let Some(block) = filled {
             small[n] = block;
             n += 1;
@@ -163,7 +143,7 @@ impl Engine {
             self.process(&small[..n - 1], report);
             self.held = Some(small[n - 1]);
         }
-        self.buffer(rest);
+        self.partial.keep(rest);
     }
 
     /// Whether the last whole block is held back for the next call: where
@@ -174,30 +154,6 @@ impl Engine {
         self.config.detect && self.config.filter
     }
 
-    /// Adds the start of `data` to a partly filled buffer: the block it
-    /// completes, if any, and the rest of `data`.
-    fn fill_buffer<'a>(&mut self, data: &'a [u8]) -> (Option<Block>, &'a [u8]) {
-        if self.buf_len == 0 {
-            return (None, data);
-        }
-        let take = data.len().min(64 - self.buf_len);
-        self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
-        self.buf_len += take;
-        if self.buf_len < 64 {
-            return (None, &data[take..]);
-        }
-        self.buf_len = 0;
-        (Some(self.buf), &data[take..])
-    }
-
-    /// Buffers `rest` (less than a block), the buffer being empty.
-    fn buffer(&mut self, rest: &[u8]) {
-        if !rest.is_empty() {
-            self.buf[..rest.len()].copy_from_slice(rest);
-            self.buf_len = rest.len();
-        }
-    }
-
     /// [`Engine::update`] that holds no block back: a block held by an
     /// earlier call first, then whole blocks straight from `data`, the
     /// rest buffered.
@@ -206,7 +162,7 @@ impl Engine {
         if let Some(h) = self.held.take() {
             self.process(&[h], report);
         }
-        let (filled, data) = self.fill_buffer(data);
+        let (filled, data) = self.partial.fill(data);
         if let Some(block) = filled {
             self.process(&[block], report);
         }
@@ -214,11 +170,11 @@ impl Engine {
         if !blocks.is_empty() {
             self.process(blocks, report);
         }
-        self.buffer(rest);
+        self.partial.keep(rest);
     }
 
     /// [`Engine::update_unheld`] with the candidate masks of the blocks
-    /// `data` completes, filtered elsewhere (src/split.rs); a block held
+    /// `data` completes, filtered elsewhere (src/halves.rs); a block held
     /// by an earlier call is filtered here. A wrong number of masks is an
     /// error, and nothing is hashed.
     pub(crate) fn update_with_masks(
@@ -227,7 +183,7 @@ impl Engine {
         masks: &[u32],
         report: &mut Reporter<'_>,
     ) -> Result<(), MaskCountError> {
-        let expected = data.len() / 64 + (self.buf_len + data.len() % 64) / 64;
+        let expected = self.partial.completes(data.len());
         if masks.len() != expected {
             return Err(MaskCountError {
                 expected,
@@ -238,7 +194,7 @@ impl Engine {
         if let Some(h) = self.held.take() {
             self.process(&[h], report);
         }
-        let (filled, data) = self.fill_buffer(data);
+        let (filled, data) = self.partial.fill(data);
         let mut masks = masks;
         if let Some(block) = filled {
             self.process_masked(&[block], &masks[..1], report);
@@ -248,14 +204,14 @@ impl Engine {
         if !blocks.is_empty() {
             self.process_masked(blocks, masks, report);
         }
-        self.buffer(rest);
+        self.partial.keep(rest);
         Ok(())
     }
 
     /// The filter half at this engine's place in the message: it carries
     /// the unfinished block.
     pub(crate) fn block_filter(&self) -> BlockFilter {
-        BlockFilter::new(self.backend, &self.buf[..self.buf_len])
+        BlockFilter::new(self.backend, self.partial)
     }
 
     /// The backend (the two-thread paths filter on its vectors).
@@ -286,15 +242,15 @@ impl Engine {
             }
         };
         self.process_end(last, &pad[..count], none);
-        self.detection.outcome(&self.chain)
+        self.record.outcome(&self.chain)
     }
 
     pub(crate) fn finalize(&mut self, report: &mut Reporter<'_>) -> Outcome {
-        let (pad, count) = block::padding(&self.buf[..self.buf_len], self.len);
+        let (pad, count) = block::padding(self.partial.bytes(), self.len);
         let held = self.held.take();
         self.process_end(held.as_ref(), &pad[..count], report);
-        self.buf_len = 0;
-        self.detection.outcome(&self.chain)
+        self.partial = Partial::EMPTY;
+        self.record.outcome(&self.chain)
     }
 
     /// `last`, the message's last whole block where it was kept back, and
@@ -315,7 +271,7 @@ impl Engine {
     fn process(&mut self, blocks: &[Block], report: &mut Reporter<'_>) {
         if !self.config.detect {
             self.backend.compressor.compress(&mut self.chain, blocks);
-            if let Some(sha1_chain) = &mut self.detection.sha1_chain {
+            if let Some(sha1_chain) = &mut self.record.sha1_chain {
                 self.backend.compressor.compress(sha1_chain, blocks);
             }
             self.blocks += blocks.len() as u64;
@@ -325,7 +281,7 @@ impl Engine {
         // chains part in this call, for the blocks after it.
         let mut rest = blocks;
         while !rest.is_empty() {
-            if let Some(sha1_chain) = &mut self.detection.sha1_chain {
+            if let Some(sha1_chain) = &mut self.record.sha1_chain {
                 self.backend.compressor.compress(sha1_chain, rest);
             }
             rest = match self.backend.per_block {
@@ -344,7 +300,7 @@ impl Engine {
         // As in `process`: a second time only after the chains part.
         let mut rest = blocks;
         while !rest.is_empty() {
-            if let Some(sha1_chain) = &mut self.detection.sha1_chain {
+            if let Some(sha1_chain) = &mut self.record.sha1_chain {
                 self.backend.compressor.compress(sha1_chain, rest);
             }
             let masks = &masks[blocks.len() - rest.len()..];
@@ -464,8 +420,8 @@ impl Engine {
         }
     }
 
-    /// The rare path: the report, if one is wanted (from `chain_in`, the
-    /// chain into the block), then [`Detection::on_collision`].
+    /// The rare path: the block is reported, counted and given the safe
+    /// hash (src/record.rs). True when that made the chains part.
     fn on_collision(
         &mut self,
         block: &Block,
@@ -474,8 +430,14 @@ impl Engine {
         chain_in: [u32; 5],
         report: &mut Reporter<'_>,
     ) -> bool {
-        report.report(|| collision_block(index * 64, dv, chain_in, block));
-        self.detection
-            .on_collision(&self.config, &mut self.chain, block, index, dv)
+        self.record.flag(
+            &self.config,
+            &mut self.chain,
+            chain_in,
+            block,
+            index,
+            dv,
+            report,
+        )
     }
 }

@@ -1,13 +1,9 @@
 //! What hashing reports: the [`Outcome`] of a message, the [`Collision`]
-//! it summarises, the [`CollisionBlock`] a reporting call hands over for
-//! each flagged block, and the record a message's outcome is built from
-//! ([`Detection`]).
+//! it summarises, and the [`CollisionBlock`] a reporting call hands over
+//! for each flagged block (src/record.rs builds them).
 
-use crate::block::{Block, expand};
-use crate::compress::compress_expanded;
-use crate::config::Config;
 use crate::dv::DisturbanceVector;
-use crate::output::Digest;
+use crate::hex::Digest;
 
 /// What hashing a message found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -210,71 +206,5 @@ impl core::fmt::Debug for Hex5 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let [a, b, c, d, e] = self.0;
         write!(f, "[{a:08x} {b:08x} {c:08x} {d:08x} {e:08x}]")
-    }
-}
-
-/// The first flagged block and how many were flagged.
-#[derive(Clone, Copy, Debug)]
-struct Flagged {
-    first_block: u64,
-    first_dv: usize,
-    count: u64,
-}
-
-/// What detection keeps of one message besides its output chain: the plain
-/// SHA-1 chain once the two part, and the flagged blocks. Shared by the
-/// streaming engine and the batch path (src/batch.rs), so both report alike.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Detection {
-    /// The plain SHA-1 chain, kept apart only once a collision made the
-    /// output chain differ from it (safe hash on).
-    pub sha1_chain: Option<[u32; 5]>,
-    flagged: Option<Flagged>,
-}
-
-impl Detection {
-    /// Block number `index`, already compressed into the output `chain`,
-    /// is half of a collision on DV `dv`: records it and applies the safe
-    /// hash (the block compressed twice more). True when this made the
-    /// output chain part from the plain SHA-1 chain, which then continues
-    /// from here on its own.
-    pub(crate) fn on_collision(
-        &mut self,
-        config: &Config,
-        chain: &mut [u32; 5],
-        block: &Block,
-        index: u64,
-        dv: usize,
-    ) -> bool {
-        let flagged = self.flagged.get_or_insert(Flagged {
-            first_block: index,
-            first_dv: dv,
-            count: 0,
-        });
-        flagged.count += 1;
-        if !config.safe_hash {
-            return false;
-        }
-        let parted = self.sha1_chain.is_none();
-        if parted {
-            self.sha1_chain = Some(*chain);
-        }
-        let w = expand(block);
-        compress_expanded(chain, &w);
-        compress_expanded(chain, &w);
-        parted
-    }
-
-    /// The report for the message whose output chain ends at `chain`.
-    pub(crate) fn outcome(&self, chain: &[u32; 5]) -> Outcome {
-        Outcome {
-            digest: Digest::from_chain(chain),
-            sha1: Digest::from_chain(self.sha1_chain.as_ref().unwrap_or(chain)),
-            collision: self.flagged.map(|f| Collision {
-                block: f.first_block,
-                dv: DisturbanceVector::from_index(f.first_dv),
-                count: f.count,
-            }),
-        }
     }
 }

@@ -241,7 +241,7 @@ impl<C: Copy> Behind<C> {
 }
 
 #[cfg(target_arch = "x86_64")]
-/// A per-block filter that runs beside the rounds ([`detect_interleaved`]):
+/// A per-block filter that runs beside the rounds ([`detect_beside`]):
 /// the 4-lane table on vectors `V`, the first [`BESIDE`] entries between
 /// the groups of the next block's rounds, the rest out of the loop.
 pub(crate) trait FilterBeside<S> {
@@ -293,7 +293,7 @@ impl<V: Vector, S: Schedule> Beside for Entries<'_, V, S> {
 /// # Safety
 /// The CPU must support `R`'s instructions and what `F` needs.
 #[inline(always)]
-unsafe fn detect_interleaved<R: KeepingRounds, F: FilterBeside<R::Schedule>>(
+unsafe fn detect_beside<R: KeepingRounds, F: FilterBeside<R::Schedule>>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
@@ -361,14 +361,15 @@ unsafe fn detect_interleaved<R: KeepingRounds, F: FilterBeside<R::Schedule>>(
 /// names instructions this CPU runs: only the backend table makes one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum PerBlock {
-    /// SHA-NI rounds, the 4-lane SSE2 filter inline.
+    /// SHA-NI rounds, the 4-lane SSE2 filter of each block beside the
+    /// rounds of the next ([`detect_beside`]).
     #[cfg(target_arch = "x86_64")]
     ShaNiSse2,
     /// SHA-NI rounds, the 8-lane AVX2 filter behind a call.
     #[cfg(target_arch = "x86_64")]
     ShaNiAvx2,
     /// SHA-NI rounds with AVX-512VL, the 4-lane AVX-512VL filter of each
-    /// block beside the rounds of the next ([`detect_interleaved`]).
+    /// block beside the rounds of the next ([`detect_beside`]).
     #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
     ShaNiAvx512,
     /// Portable rounds, the 4-lane NEON filter.

@@ -34,13 +34,13 @@ impl Observer for Before60<'_> {
 /// as the rounds expand it, and runs `beside` after storing each.
 /// (Expanding the whole schedule first, so the filter's loads need not
 /// wait for the rounds, measured slower.)
-struct Record<'a, B> {
+struct KeepSchedule<'a, B> {
     schedule: &'a mut Mirrored,
     before_60: State,
     beside: &'a mut B,
 }
 
-impl<B: Beside> Observer for Record<'_, B> {
+impl<B: Beside> Observer for KeepSchedule<'_, B> {
     #[inline(always)]
     unsafe fn after_quarter<const Q: usize>(&mut self, abcd: __m128i, prev: __m128i) {
         if Q == 2 {
@@ -117,7 +117,7 @@ impl KeepingRounds for ShaNi {
         schedule: &mut Mirrored,
         beside: &mut impl Beside,
     ) -> State {
-        let mut record = Record {
+        let mut record = KeepSchedule {
             schedule,
             before_60: [0; 5],
             beside,
@@ -164,7 +164,7 @@ pub(super) unsafe fn test_candidate(
 }
 
 /// Detection one block at a time with the 4-lane SSE2 filter of each block
-/// beside the rounds of the next ([`super::detect_interleaved`]).
+/// beside the rounds of the next ([`super::detect_beside`]).
 ///
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
@@ -176,7 +176,7 @@ pub(super) unsafe fn detect_sse2(
 ) -> Option<(usize, usize)> {
     let mut schedules = [Mirrored::default(), Mirrored::default()];
     // SAFETY: the caller checked the CPU.
-    unsafe { interleaved_sse2(chain, blocks, reduced_round, &mut schedules) }
+    unsafe { beside_sse2(chain, blocks, reduced_round, &mut schedules) }
 }
 
 /// [`detect_sse2`] on zeroed schedules.
@@ -184,16 +184,14 @@ pub(super) unsafe fn detect_sse2(
 /// # Safety
 /// As [`detect_sse2`].
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn interleaved_sse2(
+unsafe fn beside_sse2(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
     schedules: &mut [Mirrored; 2],
 ) -> Option<(usize, usize)> {
     // SAFETY: the caller checked the CPU.
-    unsafe {
-        super::detect_interleaved::<ShaNi, Sse2Filter>(chain, blocks, reduced_round, schedules)
-    }
+    unsafe { super::detect_beside::<ShaNi, Sse2Filter>(chain, blocks, reduced_round, schedules) }
 }
 
 /// The 4-lane SSE2 filter beside the SHA-NI rounds.
@@ -242,7 +240,7 @@ pub(super) unsafe fn detect_avx2(
 /// Detection one block at a time, the rounds compiled with AVX-512VL
 /// (rotates and three-input logic in the schedule), with the 4-lane
 /// AVX-512VL filter of each block beside the rounds of the next
-/// ([`super::detect_interleaved`]): 128-bit, so no dirty upper state next
+/// ([`super::detect_beside`]): 128-bit, so no dirty upper state next
 /// to the SHA instructions. The schedules are zeroed here, outside the
 /// AVX-512 code, where LLVM would zero them with 512-bit stores.
 ///
@@ -257,7 +255,7 @@ pub(super) unsafe fn detect_avx512(
 ) -> Option<(usize, usize)> {
     let mut schedules = [Mirrored::default(), Mirrored::default()];
     // SAFETY: the caller checked the CPU.
-    unsafe { interleaved_avx512(chain, blocks, reduced_round, &mut schedules) }
+    unsafe { beside_avx512(chain, blocks, reduced_round, &mut schedules) }
 }
 
 /// [`detect_avx512`] on zeroed schedules.
@@ -266,16 +264,14 @@ pub(super) unsafe fn detect_avx512(
 /// As [`detect_avx512`].
 #[cfg(sha1dc_avx512)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
-unsafe fn interleaved_avx512(
+unsafe fn beside_avx512(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
     schedules: &mut [Mirrored; 2],
 ) -> Option<(usize, usize)> {
     // SAFETY: the caller checked the CPU.
-    unsafe {
-        super::detect_interleaved::<ShaNi, Avx512Filter>(chain, blocks, reduced_round, schedules)
-    }
+    unsafe { super::detect_beside::<ShaNi, Avx512Filter>(chain, blocks, reduced_round, schedules) }
 }
 
 /// The 4-lane AVX-512VL filter beside the SHA-NI rounds.

@@ -6,10 +6,8 @@
 //! The one-block-per-lane filter (src/filter/mod.rs) does more work per
 //! vector operation on many blocks; this one is for what it cannot do
 //! well: short messages (no vector padded with empty blocks), a filter that
-//! runs beside the SHA-NI rounds (the 128-bit form inline; a wider one only
-//! behind a call boundary: no dirty AVX state next to the legacy-SSE SHA
-//! instructions), and WebAssembly, where few live vectors and no
-//! transposition matter most.
+//! runs beside the SHA-NI rounds (src/detect/mod.rs), and WebAssembly,
+//! where few live vectors and no transposition matter most.
 
 use super::windows::{for_each_window4, for_each_window8};
 use crate::block::Schedule;

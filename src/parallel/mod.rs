@@ -1,6 +1,6 @@
 //! One large input on two threads (feature `std`): the filter half runs
 //! ahead on a second thread, a chunk at a time, and the calling thread
-//! hashes each chunk with its masks (src/split.rs), plain rounds for the
+//! hashes each chunk with its masks (src/halves.rs), plain rounds for the
 //! blocks without a candidate. The filter reads only the message, so it
 //! never waits for the chaining value, and the hashing thread's work is
 //! plain SHA-1 but for the rare candidate.
@@ -37,7 +37,7 @@ pub(crate) const PARALLEL_MIN: usize = 256 << 10;
 /// What a call did, for the tests: chunks hashed with what the second
 /// thread handed over, and chunks the calling thread hashed alone.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Split {
+pub(crate) struct ChunkCounts {
     pub handed: usize,
     pub alone: usize,
 }

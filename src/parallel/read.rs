@@ -5,9 +5,11 @@ use std::collections::VecDeque;
 use std::io::{self, ErrorKind, Read};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-use super::Split;
-use crate::engine::{Engine, Reporter};
-use crate::split::BlockFilter;
+use super::ChunkCounts;
+use crate::block::Partial;
+use crate::engine::Engine;
+use crate::halves::BlockFilter;
+use crate::record::Reporter;
 
 /// The bytes read per chunk.
 pub(crate) const CHUNK: usize = 256 << 10;
@@ -238,7 +240,7 @@ pub(crate) fn update_reader<R: Read + Send>(
     mut reader: R,
     min: usize,
     chunk: usize,
-) -> io::Result<(u64, Split)> {
+) -> io::Result<(u64, ChunkCounts)> {
     debug_assert!(min >= 64);
     // A short input ends in a small buffer: no ring is allocated for it.
     let mut small = [0u8; 4096];
@@ -246,7 +248,7 @@ pub(crate) fn update_reader<R: Read + Send>(
     let k = read_full(&mut reader, small)?;
     if k < small.len() {
         engine.update(&small[..k], &mut Reporter::none());
-        return Ok((k as u64, Split::default()));
+        return Ok((k as u64, ChunkCounts::default()));
     }
     // The first buffer of the ring, if the input proves long enough.
     let mut head = Buffer::new(min.max(chunk));
@@ -254,14 +256,14 @@ pub(crate) fn update_reader<R: Read + Send>(
     let n = k + read_full(&mut reader, &mut head.bytes()[k..min])?;
     if n < min {
         engine.update(&head.bytes()[..n], &mut Reporter::none());
-        return Ok((n as u64, Split::default()));
+        return Ok((n as u64, ChunkCounts::default()));
     }
     let config = engine.config();
     let filter = if config.detect && config.filter {
         let carried = ((engine.len() + n as u64) % 64) as usize;
         Some(BlockFilter::new(
             engine.backend(),
-            &head.bytes()[n - carried..n],
+            Partial::new(&head.bytes()[n - carried..n]),
         ))
     } else {
         None
@@ -290,7 +292,7 @@ pub(crate) fn update_reader<R: Read + Send>(
                 (hash_alone(engine, reader, head, chunk)?, 0)
             }
         };
-        Ok((n as u64 + read, Split { handed, alone: 1 }))
+        Ok((n as u64 + read, ChunkCounts { handed, alone: 1 }))
     })
 }
 

@@ -7,10 +7,11 @@ use std::ops::Range;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-use super::Split;
+use super::ChunkCounts;
 use crate::block::{Block, split_blocks};
-use crate::engine::{Engine, Reporter};
+use crate::engine::Engine;
 use crate::filter;
+use crate::record::Reporter;
 use crate::vector::Simd;
 
 /// The chunks of a call, in blocks: the first, which the calling thread
@@ -192,12 +193,17 @@ fn filter_ahead(shared: &Shared, simd: Simd, blocks: &[Block], chunks: Chunks) {
 
 /// [`Engine::update`] of `data`, with the filter on a second thread from
 /// `min` bytes on (and with detection and the filter on), in `chunks`.
-pub(crate) fn update_slice(engine: &mut Engine, data: &[u8], chunks: Chunks, min: usize) -> Split {
+pub(crate) fn update_slice(
+    engine: &mut Engine,
+    data: &[u8],
+    chunks: Chunks,
+    min: usize,
+) -> ChunkCounts {
     let config = engine.config();
     let none = &mut Reporter::none();
     if data.len() < min || !config.detect || !config.filter {
         engine.update(data, none);
-        return Split::default();
+        return ChunkCounts::default();
     }
     // The bytes that finish the engine's unfinished block, then whole
     // blocks: the chunks after the first start on a block boundary.
@@ -217,7 +223,7 @@ pub(crate) fn update_slice(engine: &mut Engine, data: &[u8], chunks: Chunks, min
         start..end
     };
     let shared = Shared::new(count);
-    let mut split = Split::default();
+    let mut counts = ChunkCounts::default();
     std::thread::scope(|scope| {
         let (shared, simd) = (&shared, engine.backend().simd);
         let filter = move || filter_ahead(shared, simd, blocks, chunks);
@@ -226,7 +232,7 @@ pub(crate) fn update_slice(engine: &mut Engine, data: &[u8], chunks: Chunks, min
         let _ = std::thread::Builder::new().spawn_scoped(scope, filter);
         let _stop = StopOnDrop(shared);
         engine.update_unheld(&data[bytes(0)], none);
-        split.alone += 1;
+        counts.alone += 1;
         let mut done = None;
         for i in 1..count {
             match shared.take(i, done.take()) {
@@ -235,14 +241,14 @@ pub(crate) fn update_slice(engine: &mut Engine, data: &[u8], chunks: Chunks, min
                         .update_with_masks(&data[bytes(i)], &masks, none)
                         .expect("a mask per block of the chunk");
                     done = Some(masks);
-                    split.handed += 1;
+                    counts.handed += 1;
                 }
                 None => {
                     engine.update_unheld(&data[bytes(i)], none);
-                    split.alone += 1;
+                    counts.alone += 1;
                 }
             }
         }
     });
-    split
+    counts
 }

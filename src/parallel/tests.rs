@@ -10,8 +10,9 @@ use std::thread::ThreadId;
 use super::*;
 use crate::backend::{Backend, available_backends};
 use crate::config::Config;
-use crate::engine::{Engine, Reporter};
+use crate::engine::Engine;
 use crate::outcome::Outcome;
+use crate::record::Reporter;
 use crate::splitmix::SplitMix64;
 
 fn backends() -> impl Iterator<Item = &'static Backend> {
@@ -172,10 +173,14 @@ fn the_second_thread_works_from_the_cut_over_on() {
         let mut handed = 0;
         for _ in 0..20 {
             let mut engine = Engine::new(config, backend);
-            let split = update_slice(&mut engine, &data[..len], Chunks::DEFAULT, PARALLEL_MIN);
+            let counts = update_slice(&mut engine, &data[..len], Chunks::DEFAULT, PARALLEL_MIN);
             assert_eq!(engine.finalize(&mut Reporter::none()), want, "{len}");
-            assert_eq!(split == Split::default(), len < PARALLEL_MIN, "{len}");
-            handed += split.handed;
+            assert_eq!(
+                counts == ChunkCounts::default(),
+                len < PARALLEL_MIN,
+                "{len}"
+            );
+            handed += counts.handed;
             if handed > 0 || len < PARALLEL_MIN {
                 break;
             }
@@ -184,9 +189,9 @@ fn the_second_thread_works_from_the_cut_over_on() {
             assert!(handed > 0, "the second thread never filtered a chunk");
         }
         let mut engine = Engine::new(config, backend);
-        let (_, split) = update_reader(&mut engine, &data[..len], PARALLEL_MIN, CHUNK).unwrap();
+        let (_, counts) = update_reader(&mut engine, &data[..len], PARALLEL_MIN, CHUNK).unwrap();
         assert_eq!(engine.finalize(&mut Reporter::none()), want, "{len}");
-        assert_eq!(split.handed > 0, len > PARALLEL_MIN, "{len}");
+        assert_eq!(counts.handed > 0, len > PARALLEL_MIN, "{len}");
     }
 }
 

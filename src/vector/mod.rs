@@ -10,11 +10,11 @@
 //! | sse2.rs | `__m128i` | 4 |
 //! | avx2.rs | `__m256i` | 8 |
 //! | avx512.rs | `__m512i`, and `Vl128` for short remainders | 16 |
+//! | neon.rs | `uint32x4_t` (little-endian aarch64) | 4 |
+//! | simd128.rs | `v128` (wasm32 built with simd128) | 4 |
 //!
 //! avx512.rs is built by compilers that have its intrinsics (`sha1dc_avx512`,
 //! set by build.rs).
-//! | neon.rs | `uint32x4_t` (little-endian aarch64) | 4 |
-//! | simd128.rs | `v128` (wasm32 built with simd128) | 4 |
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -37,7 +37,7 @@ pub(crate) use avx512::Vl128;
 use crate::block::Block;
 
 /// A vector of 32-bit lanes: the operations the filter (src/filter) and
-/// the compression of one block per lane (src/compress/generic.rs) are
+/// the compression of one message per lane (src/compress/lanes.rs) are
 /// written over, once.
 ///
 /// # Safety

@@ -3,13 +3,13 @@
 //! ([`Hasher::update_with_masks`](crate::Hasher::update_with_masks)), which
 //! compresses the blocks without a candidate with plain rounds and tests
 //! the candidates the masks name. Nothing here starts a thread: the two
-//! halves run wherever the caller puts them (two threads: src/parallel.rs;
+//! halves run wherever the caller puts them (two threads: src/parallel;
 //! two Web Workers).
 
 use core::fmt;
 
 use crate::backend::Backend;
-use crate::block::{Block, split_blocks};
+use crate::block::{Partial, split_blocks};
 use crate::filter;
 
 /// The filter half of collision detection, fed the message in chunks of
@@ -43,21 +43,14 @@ use crate::filter;
 pub struct BlockFilter {
     backend: &'static Backend,
     /// The start of the block the chunks so far left unfinished.
-    buf: Block,
-    buf_len: usize,
+    partial: Partial,
 }
 
 impl BlockFilter {
     /// A filter on `backend`'s vectors whose next chunk continues the
-    /// unfinished block `partial` (shorter than a block).
-    pub(crate) fn new(backend: &'static Backend, partial: &[u8]) -> Self {
-        let mut buf = [0; 64];
-        buf[..partial.len()].copy_from_slice(partial);
-        BlockFilter {
-            backend,
-            buf,
-            buf_len: partial.len(),
-        }
+    /// unfinished block `partial`.
+    pub(crate) fn new(backend: &'static Backend, partial: Partial) -> Self {
+        BlockFilter { backend, partial }
     }
 
     /// How many masks a chunk of `len` bytes gives: the blocks it completes.
@@ -71,7 +64,7 @@ impl BlockFilter {
     /// # Ok::<(), sha1dc_wasm::MaskCountError>(())
     /// ```
     pub fn masks_for(&self, len: usize) -> usize {
-        len / 64 + (self.buf_len + len % 64) / 64
+        self.partial.completes(len)
     }
 
     /// Filters `data`, the next bytes of the message: writes the mask of
@@ -85,23 +78,14 @@ impl BlockFilter {
             expected: count,
             given,
         })?;
-        let mut data = data;
-        if self.buf_len > 0 {
-            let take = data.len().min(64 - self.buf_len);
-            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
-            self.buf_len += take;
-            data = &data[take..];
-            if self.buf_len < 64 {
-                return Ok(count);
-            }
-            filter::masks(self.backend.simd, &[self.buf], &mut out[..1]);
+        let (filled, data) = self.partial.fill(data);
+        if let Some(block) = filled {
+            filter::masks(self.backend.simd, &[block], &mut out[..1]);
             out = &mut out[1..];
-            self.buf_len = 0;
         }
         let (blocks, rest) = split_blocks(data);
         filter::masks(self.backend.simd, blocks, out);
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.buf_len = rest.len();
+        self.partial.keep(rest);
         Ok(count)
     }
 }
@@ -112,7 +96,7 @@ impl fmt::Debug for BlockFilter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BlockFilter")
             .field("backend", &self.backend.name)
-            .field("carried", &self.buf_len)
+            .field("carried", &self.partial.bytes().len())
             .finish_non_exhaustive()
     }
 }

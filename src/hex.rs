@@ -1,3 +1,5 @@
+//! [`Digest`], the 20 bytes a hash gives, and its hex forms.
+
 use core::fmt;
 use core::str::FromStr;
 
