@@ -53,6 +53,12 @@ pub(crate) trait Observer {
     /// expanded.
     #[inline(always)]
     unsafe fn words(&mut self, _i: usize, _v: __m128i) {}
+
+    /// After the rounds of group `i`, whose result is `abcd`: where an
+    /// observer with work of its own between the groups keeps that work in
+    /// place ([`Vector::hold`](crate::vector::Vector::hold)).
+    #[inline(always)]
+    unsafe fn after_group(&mut self, _i: usize, _abcd: &mut __m128i) {}
 }
 
 /// Plain compression: nothing watches.
@@ -143,6 +149,7 @@ pub(crate) unsafe fn block_rounds(
         let mut prev = *abcd;
         let mut x = _mm_add_epi32(*e, v[0]);
         *abcd = _mm_sha1rnds4_epu32::<0>(*abcd, x);
+        observer.after_group(0, abcd);
         // Groups `$i` of rounds with boolean function `$f`.
         macro_rules! groups {
             ($f:literal: $($i:literal)*) => {$(
@@ -153,6 +160,7 @@ pub(crate) unsafe fn block_rounds(
                 x = _mm_sha1nexte_epu32(prev, v[$i]);
                 prev = *abcd;
                 *abcd = _mm_sha1rnds4_epu32::<$f>(*abcd, x);
+                observer.after_group($i, abcd);
             )*};
         }
         groups!(0: 1 2 3 4);

@@ -278,6 +278,7 @@ impl<V: Vector, S: Schedule> Beside for Entries<'_, V, S> {
         if g < BESIDE {
             // SAFETY: the caller guarantees V's instruction set.
             self.killed = unsafe { Windows4::entry::<V, S>(g, self.schedule, self.killed) };
+            self.killed.hold();
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::compress::{Beside, State};
 use crate::dv::DVS;
 use crate::filter::per_block::BESIDE;
 use crate::filter::per_block::{Windows4, Windows8};
+use crate::vector::Vector;
 
 /// Keeps the working state before step 60.
 struct Before60<'a>(&'a mut State);
@@ -31,9 +32,10 @@ impl Observer for Before60<'_> {
 }
 
 /// Keeps the state before step 60, stores each group of schedule words
-/// as the rounds expand it, and runs `beside` after storing each.
-/// (Expanding the whole schedule first, so the filter's loads need not
-/// wait for the rounds, measured slower.)
+/// as the rounds expand it, and runs `beside` after storing each, held
+/// between the groups of the rounds ([`Vector::hold`]). (Expanding the whole
+/// schedule first, so the filter's loads need not wait for the rounds,
+/// measured slower.)
 struct KeepSchedule<'a, B> {
     schedule: &'a mut Mirrored,
     before_60: State,
@@ -59,6 +61,11 @@ impl<B: Beside> Observer for KeepSchedule<'_, B> {
             _mm_storeu_si128(at.as_mut_ptr().cast(), v);
             self.beside.group(i);
         }
+    }
+
+    #[inline(always)]
+    unsafe fn after_group(&mut self, _i: usize, abcd: &mut __m128i) {
+        abcd.hold();
     }
 }
 

@@ -170,6 +170,11 @@ impl Vector for __m512i {
 pub(crate) struct Vl128(__m128i);
 
 impl Vector for Vl128 {
+    #[inline(always)]
+    fn hold(&mut self) {
+        self.0.hold();
+    }
+
     const LANES: usize = 4;
     type Narrow = Self;
     #[inline(always)]

@@ -110,6 +110,18 @@ pub(crate) trait Vector: Copy {
         unsafe { self.shl::<N>() }
     }
 
+    /// Keeps program order where the compiler would reorder: the vector
+    /// passes through an empty `asm!` block, so what computes it is issued
+    /// before this point and what reads it after, and no load or store moves
+    /// across (such blocks count as having side effects and keep their
+    /// order). No instruction is emitted. Work that runs between the groups
+    /// of the SHA-NI rounds holds its values so, and the rounds theirs:
+    /// without it LLVM gathers the work into one run before the rounds,
+    /// which a core whose out-of-order window is smaller than that run
+    /// (Zen 4) cannot overlap with them. Other forms do nothing.
+    #[inline(always)]
+    fn hold(&mut self) {}
+
     // Compound operations, written with the ones above; an instruction set
     // with three-input logic or rotates (AVX-512) does each in fewer.
 

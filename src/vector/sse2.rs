@@ -19,6 +19,19 @@ unsafe fn bswap32(x: __m128i) -> __m128i {
 }
 
 impl Vector for __m128i {
+    #[inline(always)]
+    fn hold(&mut self) {
+        // SAFETY: the template is empty: it reads and writes only this
+        // register and touches no memory, the stack or the flags.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(xmm_reg) * self,
+                options(nomem, nostack, preserves_flags)
+            )
+        }
+    }
+
     const LANES: usize = 4;
     type Narrow = Self;
     #[inline(always)]
