@@ -264,21 +264,40 @@ pub(crate) trait FilterBeside<S> {
 
 #[cfg(target_arch = "x86_64")]
 /// The first [`BESIDE`] entries of the 4-lane table on a schedule stored a
-/// block earlier, one after each group of the rounds: the DVs they rule
-/// out, by lane.
+/// block earlier, entries `g` and `g + 20` after group `g` of the rounds
+/// (so at most 40): the DVs they rule out, by lane.
 struct Entries<'a, V, S> {
     schedule: &'a S,
     killed: V,
 }
 
 #[cfg(target_arch = "x86_64")]
+const _: () = assert!(BESIDE <= 40);
+
+#[cfg(target_arch = "x86_64")]
+impl<V: Vector, S: Schedule> Entries<'_, V, S> {
+    /// Entry `k` of the table, if it runs beside the rounds, held in place.
+    ///
+    /// # Safety
+    /// The CPU must support `V`'s instruction set.
+    #[inline(always)]
+    unsafe fn entry(&mut self, k: usize) {
+        if k < BESIDE {
+            // SAFETY: the caller guarantees V's instruction set.
+            self.killed = unsafe { Windows4::entry::<V, S>(k, self.schedule, self.killed) };
+            self.killed.hold();
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
 impl<V: Vector, S: Schedule> Beside for Entries<'_, V, S> {
     #[inline(always)]
     unsafe fn group(&mut self, g: usize) {
-        if g < BESIDE {
-            // SAFETY: the caller guarantees V's instruction set.
-            self.killed = unsafe { Windows4::entry::<V, S>(g, self.schedule, self.killed) };
-            self.killed.hold();
+        // SAFETY (both): the caller guarantees V's instruction set.
+        unsafe {
+            self.entry(g);
+            self.entry(g + 20);
         }
     }
 }

@@ -14,10 +14,12 @@ use crate::block::Schedule;
 use crate::vector::Vector;
 
 /// The entries of the 4-lane table a form runs beside the next block's
-/// rounds (src/detect/mod.rs): one per group of four steps (more measured
-/// slower: their vector operations then contend with the rounds').
+/// rounds (src/detect/mod.rs), two after each group of four steps (entries
+/// `g` and `g + 20` after group `g`); the rest run out of line for the few
+/// blocks these leave a DV. (Fewer beside, or all 48, measured slower in
+/// benches/halves.rs.)
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) const BESIDE: usize = 20;
+pub(crate) const BESIDE: usize = 40;
 
 /// A schedule word shifted as an entry of the table says.
 macro_rules! shifted {
