@@ -141,6 +141,7 @@ impl Partial {
     };
 
     /// `bytes` (shorter than a block) carried.
+    #[cfg(feature = "std")]
     pub(crate) fn new(bytes: &[u8]) -> Self {
         let mut p = Partial::EMPTY;
         p.keep(bytes);
