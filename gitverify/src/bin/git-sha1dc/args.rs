@@ -1,0 +1,103 @@
+//! The command line: `git-sha1dc [-j N] [--json] [--content] [PATH...]`.
+
+use std::path::PathBuf;
+
+pub const USAGE: &str = "\
+Usage: git sha1dc [-j N] [--json] [--content] [--quiet] [PATH...]
+Verify every object of git repositories, packs and bundles with SHA-1
+collision detection, and report each collision attack found.
+
+PATH is a repository (its work tree or .git directory), a bare repository,
+an objects directory, a .pack (with the .idx beside it, if any), a .idx or a
+bundle; with no PATH, the current repository.
+
+Options:
+  -j, --jobs N   worker threads (default: the number of CPUs)
+      --content  also hash every blob's content as a file: finds collision
+                 material (SHAttered PDFs...) stored in the repository, which
+                 git's object header hides from the object check
+      --json     print one JSON document on standard output
+  -q, --quiet    no progress bar and no summary, only findings and damage
+  -h, --help     print this help
+  -V, --version  print the version
+
+Exit status: 0 every object verified clean; 3 a collision was found (even
+if there was damage too); 1 damage or unreadable input; 2 a usage error.
+";
+
+/// Parsed arguments.
+#[derive(Debug, Default)]
+pub struct Args {
+    pub jobs: Option<usize>,
+    pub json: bool,
+    pub content: bool,
+    pub quiet: bool,
+    pub paths: Vec<PathBuf>,
+}
+
+/// What the command line asks for.
+pub enum Parsed {
+    Run(Args),
+    Help,
+    Version,
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Parsed, String> {
+    let mut out = Args::default();
+    let mut args = args.into_iter();
+    let mut only_paths = false;
+    while let Some(arg) = args.next() {
+        let text = arg.to_str().unwrap_or("");
+        if only_paths || !text.starts_with('-') || text == "-" {
+            out.paths.push(PathBuf::from(arg));
+            continue;
+        }
+        let jobs_value = |v: &str| match v.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!("-j takes a number of threads of 1 or more, not {v:?}")),
+        };
+        match text {
+            "--" => only_paths = true,
+            "-h" | "--help" => return Ok(Parsed::Help),
+            "-V" | "--version" => return Ok(Parsed::Version),
+            "--json" => out.json = true,
+            "--content" => out.content = true,
+            "-q" | "--quiet" => out.quiet = true,
+            "-j" | "--jobs" => {
+                let v = args.next().ok_or("-j needs a number of threads")?;
+                out.jobs = Some(jobs_value(v.to_str().unwrap_or(""))?);
+            }
+            _ if text.starts_with("--jobs=") => out.jobs = Some(jobs_value(&text[7..])?),
+            _ if text.starts_with("-j") => out.jobs = Some(jobs_value(&text[2..])?),
+            _ => return Err(format!("unknown option {text}")),
+        }
+    }
+    Ok(Parsed::Run(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(args: &[&str]) -> Result<Args, String> {
+        match parse(args.iter().map(Into::into))? {
+            Parsed::Run(a) => Ok(a),
+            _ => Err("not a run".into()),
+        }
+    }
+
+    #[test]
+    fn options() {
+        let a = run(&["-j", "2", "--json", "--content", "x.pack"]).unwrap();
+        assert_eq!((a.jobs, a.json, a.content), (Some(2), true, true));
+        assert_eq!(a.paths, [PathBuf::from("x.pack")]);
+        assert_eq!(run(&["-j3"]).unwrap().jobs, Some(3));
+        assert_eq!(run(&["--jobs=4"]).unwrap().jobs, Some(4));
+        assert!(run(&["-j", "0"]).is_err());
+        assert!(run(&["-j"]).is_err());
+        assert!(run(&["-j", "x"]).is_err());
+        assert!(run(&["--frobnicate"]).is_err());
+        assert_eq!(run(&["--", "-j"]).unwrap().paths, [PathBuf::from("-j")]);
+    }
+}

@@ -1,0 +1,99 @@
+//! `git-sha1dc`: every object of a repository, pack or bundle verified
+//! with SHA-1 collision detection (`git sha1dc`, as git runs any
+//! `git-NAME` on its PATH).
+
+mod args;
+mod output;
+mod progress;
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use gitverify::{Event, Options, Summary};
+
+fn main() -> ExitCode {
+    let args = match args::parse(std::env::args_os().skip(1)) {
+        Ok(args::Parsed::Run(a)) => a,
+        Ok(args::Parsed::Help) => {
+            print!("{}", args::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Ok(args::Parsed::Version) => {
+            println!("git-sha1dc {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("git-sha1dc: {e}\n\n{}", args::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    ExitCode::from(run(args) as u8)
+}
+
+fn run(args: args::Args) -> i32 {
+    let mut options = Options {
+        content: args.content,
+        ..Options::default()
+    };
+    if let Some(j) = args.jobs {
+        options.threads = j;
+    }
+    let paths = if args.paths.is_empty() {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match gitverify::current_repository(&cwd) {
+            Some(repo) => vec![repo],
+            None => {
+                eprintln!("git-sha1dc: not in a git repository (give a PATH)");
+                return 1;
+            }
+        }
+    } else {
+        args.paths
+    };
+    let mut summary = Summary::default();
+    let mut sources = Vec::new();
+    for path in &paths {
+        match gitverify::sources(path) {
+            Ok(s) => sources.extend(s),
+            Err(message) => summary.damage.push(gitverify::Damage {
+                file: path.clone(),
+                offset: None,
+                id: None,
+                message,
+            }),
+        }
+    }
+    for d in &summary.damage {
+        if !args.json {
+            eprintln!("git-sha1dc: {}", d.message);
+        }
+    }
+    let mut progress = progress::Progress::new(!args.quiet && !args.json && std::io::stderr().is_terminal());
+    let mut stdout = std::io::stdout().lock();
+    gitverify::verify(&sources, &options, &mut |event| {
+        summary.add(event);
+        match event {
+            Event::Source { objects, .. } => progress.expect(*objects),
+            Event::Verified(v) => progress.advance(v.len() as u64),
+            Event::Finding(f) if !args.json => {
+                progress.clear();
+                let _ = writeln!(stdout, "{}", output::finding_line(f));
+            }
+            Event::Damage(d) if !args.json => {
+                progress.clear();
+                eprintln!("git-sha1dc: damage: {d}");
+            }
+            _ => {}
+        }
+    });
+    progress.clear();
+    if args.json {
+        let _ = writeln!(stdout, "{}", output::json(&summary, args.content));
+    } else if !args.quiet {
+        eprintln!("git-sha1dc: {}", output::summary_line(&summary));
+        if !summary.findings.is_empty() {
+            eprintln!("git-sha1dc: to find the commits and paths that reach an object: git log --all --find-object=ID --raw");
+        }
+    }
+    summary.exit_code()
+}

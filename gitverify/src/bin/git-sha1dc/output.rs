@@ -1,0 +1,110 @@
+//! What the command prints: each finding and damage as it is found (text),
+//! or one JSON document at the end.
+
+use gitverify::{Damage, Finding, Summary};
+
+/// A finding as one line of text.
+pub fn finding_line(f: &Finding) -> String {
+    let place = match f.pack_offset {
+        Some(o) => format!("{} (entry at offset {o})", f.file.display()),
+        None => f.file.display().to_string(),
+    };
+    let what = match f.check {
+        gitverify::Check::Object => "collision attack on git (object check)",
+        gitverify::Check::Content => "collision material in a blob's content (content check)",
+    };
+    format!(
+        "{what}: {} {} of {} bytes: collision block at content offset {}, disturbance vector {}, in {place}",
+        f.id, f.kind, f.size, f.offset, f.dv
+    )
+}
+
+/// `s` as a JSON string.
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn opt_number(n: Option<u64>) -> String {
+    n.map_or("null".into(), |n| n.to_string())
+}
+
+fn finding_json(f: &Finding) -> String {
+    format!(
+        "{{\"check\":\"{}\",\"id\":\"{}\",\"type\":\"{}\",\"size\":{},\"offset\":{},\"dv\":\"{}\",\"file\":{},\"pack_offset\":{}}}",
+        f.check.name(),
+        f.id,
+        f.kind,
+        f.size,
+        f.offset,
+        f.dv,
+        json_string(&f.file.to_string_lossy()),
+        opt_number(f.pack_offset)
+    )
+}
+
+fn damage_json(d: &Damage) -> String {
+    format!(
+        "{{\"file\":{},\"offset\":{},\"id\":{},\"message\":{}}}",
+        json_string(&d.file.to_string_lossy()),
+        opt_number(d.offset),
+        d.id.map_or("null".into(), |id| format!("\"{id}\"")),
+        json_string(&d.message)
+    )
+}
+
+/// The whole run as one JSON document.
+pub fn json(summary: &Summary, content: bool) -> String {
+    let c = &summary.counts;
+    let findings: Vec<String> = summary.findings.iter().map(finding_json).collect();
+    let damage: Vec<String> = summary.damage.iter().map(damage_json).collect();
+    format!(
+        "{{\"objects\":{{\"commit\":{},\"tree\":{},\"blob\":{},\"tag\":{},\"total\":{}}},\"content_check\":{content},\"files\":{},\"findings\":[{}],\"damage\":[{}],\"exit\":{}}}",
+        c.commits,
+        c.trees,
+        c.blobs,
+        c.tags,
+        c.total(),
+        summary.files,
+        findings.join(","),
+        damage.join(","),
+        summary.exit_code()
+    )
+}
+
+/// The closing summary of the text form.
+pub fn summary_line(summary: &Summary) -> String {
+    let c = &summary.counts;
+    format!(
+        "verified {} objects ({} commits, {} trees, {} blobs, {} tags) in {} files: {} collisions, {} damaged",
+        c.total(),
+        c.commits,
+        c.trees,
+        c.blobs,
+        c.tags,
+        summary.files,
+        summary.findings.len(),
+        summary.damage.len()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn strings() {
+        assert_eq!(super::json_string("a\"b\\c\n\u{1}"), r#""a\"b\\c\n\u0001""#);
+    }
+}

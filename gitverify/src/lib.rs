@@ -1,0 +1,97 @@
+//! Verifies every object of a git pack, bundle, loose-object store or
+//! whole repository with SHA-1 collision detection (this workspace's
+//! engine), and reports each collision block found: the object, the
+//! block's offset in its content, the disturbance vector it matched.
+//!
+//! Two checks: every object hashed as git hashes it (`<type> <len>\0` and
+//! the content), where a collision is an attack on git itself; and, with
+//! [`Options::content`], every blob's content hashed as a file, where the
+//! public collisions (SHAttered, SHA-mbles) committed as files show.
+//!
+//! ```no_run
+//! let summary = gitverify::verify_path(".".as_ref(), &gitverify::Options::default())?;
+//! println!("{} objects, {} collisions", summary.counts.total(), summary.findings.len());
+//! # Ok::<(), String>(())
+//! ```
+#![deny(missing_docs)]
+
+mod bundle;
+mod delta;
+mod entry;
+mod hashing;
+mod idx;
+mod inflate;
+mod loose;
+mod pack;
+mod report;
+mod sources;
+mod verify;
+mod walk;
+
+use std::path::Path;
+use std::sync::mpsc::channel;
+
+pub use report::{Check, Counts, Damage, Event, Finding, Summary, Verified};
+pub use sources::{Source, current_repository, sources};
+
+use hashing::Message;
+
+/// How to verify.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Worker threads (at least one); the default is every core.
+    pub threads: usize,
+    /// Also hash every blob's content as a file (the content check).
+    pub content: bool,
+    /// The most bytes of delta bases (and, index-less, of inflated deltas)
+    /// a worker keeps; the peak memory grows with this, not the pack.
+    pub cache: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            content: false,
+            cache: 48 << 20,
+        }
+    }
+}
+
+/// Verifies `sources`, calling `on_event` (on this thread) for each object
+/// verified, collision found and damage found, as they are.
+pub fn verify(sources: &[Source], options: &Options, on_event: &mut dyn FnMut(&Event)) {
+    let (tx, rx) = channel::<Message>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            for source in sources {
+                source.verify(options, &tx);
+            }
+        });
+        for message in rx {
+            match &message {
+                Message::Source(file, objects) => on_event(&Event::Source {
+                    file,
+                    objects: *objects,
+                }),
+                Message::Verified(v) => on_event(&Event::Verified(v)),
+                Message::Finding(f) => on_event(&Event::Finding(f)),
+                Message::Damage(d) => on_event(&Event::Damage(d)),
+            }
+        }
+    });
+}
+
+/// Verifies what `path` names (see [`sources`]) in one call.
+pub fn verify_path(path: &Path, options: &Options) -> Result<Summary, String> {
+    let sources = sources(path)?;
+    let mut summary = Summary::default();
+    verify(&sources, options, &mut |e| summary.add(e));
+    Ok(summary)
+}
+
+/// Verifies a pack held in memory, with no index (the fuzz target's entry).
+pub fn verify_pack_bytes(pack: Vec<u8>, options: &Options, on_event: &mut dyn FnMut(&Event)) {
+    let source = Source::Bytes(pack);
+    verify(std::slice::from_ref(&source), options, on_event);
+}

@@ -1,0 +1,175 @@
+//! What a verification reports: each object verified, each collision found
+//! (a [`Finding`]), each damaged or unreadable part (a [`Damage`]), and the
+//! [`Summary`] of a whole run.
+
+use std::path::PathBuf;
+
+use sha1dc_wasm::git::ObjectKind;
+use sha1dc_wasm::{Digest, DisturbanceVector};
+
+/// Which of the two checks flagged an object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Check {
+    /// The object as git hashes it (`<type> <len>\0` + content): a
+    /// collision attack on git itself.
+    Object,
+    /// A blob's content hashed as a file (`--content`): collision material
+    /// for any system that names files by the SHA-1 of their bytes.
+    Content,
+}
+
+impl Check {
+    /// `object` or `content`, as the command prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Object => "object",
+            Check::Content => "content",
+        }
+    }
+}
+
+/// A collision block found in an object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Which check found it.
+    pub check: Check,
+    /// The object's id (the plain SHA-1 git names it by).
+    pub id: Digest,
+    /// The object's kind.
+    pub kind: ObjectKind,
+    /// The object's content size in bytes.
+    pub size: u64,
+    /// Where the first flagged 64-byte block starts in the content.
+    pub offset: u64,
+    /// The disturbance vector the block matched.
+    pub dv: DisturbanceVector,
+    /// The file the object is in.
+    pub file: PathBuf,
+    /// The object's entry offset in its pack (none for a loose object).
+    pub pack_offset: Option<u64>,
+}
+
+/// A damaged or unreadable part of the input: it could not be verified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// The file it is in.
+    pub file: PathBuf,
+    /// The entry's offset in the pack, where one is known.
+    pub offset: Option<u64>,
+    /// The object's id, where one is known.
+    pub id: Option<Digest>,
+    /// What is wrong, in a sentence.
+    pub message: String,
+}
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(offset) = self.offset {
+            write!(f, ": offset {offset}")?;
+        }
+        if let Some(id) = self.id {
+            write!(f, ": object {id}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// One object verified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// Its id (the plain SHA-1 of header and content).
+    pub id: Digest,
+    /// Its kind.
+    pub kind: ObjectKind,
+    /// Its content size.
+    pub size: u64,
+    /// Its entry offset in the pack (none for a loose object).
+    pub pack_offset: Option<u64>,
+}
+
+/// Objects verified, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Commits.
+    pub commits: u64,
+    /// Trees.
+    pub trees: u64,
+    /// Blobs.
+    pub blobs: u64,
+    /// Annotated tags.
+    pub tags: u64,
+}
+
+impl Counts {
+    /// Counts one object of `kind`.
+    pub fn add(&mut self, kind: ObjectKind) {
+        match kind {
+            ObjectKind::Commit => self.commits += 1,
+            ObjectKind::Tree => self.trees += 1,
+            ObjectKind::Blob => self.blobs += 1,
+            ObjectKind::Tag => self.tags += 1,
+        }
+    }
+
+    /// All objects.
+    pub fn total(&self) -> u64 {
+        self.commits + self.trees + self.blobs + self.tags
+    }
+}
+
+/// What a streaming verification reports, as it happens.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// A file is about to be verified; `objects` is how many it holds
+    /// (what its header says, for a pack).
+    Source {
+        /// The file.
+        file: &'a std::path::Path,
+        /// Objects it declares.
+        objects: u64,
+    },
+    /// Objects verified (in no particular order).
+    Verified(&'a [Verified]),
+    /// A collision found.
+    Finding(&'a Finding),
+    /// Damage found.
+    Damage(&'a Damage),
+}
+
+/// Everything a run found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Objects verified, by kind.
+    pub counts: Counts,
+    /// Collisions found (both checks).
+    pub findings: Vec<Finding>,
+    /// Damage found.
+    pub damage: Vec<Damage>,
+    /// Files read (packs, bundles, loose objects count as one each).
+    pub files: u64,
+}
+
+impl Summary {
+    /// Takes in one event.
+    pub fn add(&mut self, event: &Event) {
+        match event {
+            Event::Source { .. } => self.files += 1,
+            Event::Verified(objects) => objects.iter().for_each(|o| self.counts.add(o.kind)),
+            Event::Finding(f) => self.findings.push((*f).clone()),
+            Event::Damage(d) => self.damage.push((*d).clone()),
+        }
+    }
+
+    /// The command's exit status: 3 when a collision was found (whatever
+    /// else was), 1 for damage alone, 0 when everything was verified clean.
+    pub fn exit_code(&self) -> i32 {
+        if !self.findings.is_empty() {
+            3
+        } else if !self.damage.is_empty() {
+            1
+        } else {
+            0
+        }
+    }
+}

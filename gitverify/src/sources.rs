@@ -1,0 +1,180 @@
+//! What a path names: a pack (with its `.idx` when one is beside it), an
+//! index, a bundle, a repository's work tree, its `.git` directory (or a
+//! bare repository), or an `objects` directory; each becomes the packs and
+//! loose objects to verify.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
+
+use crate::hashing::{Message, Reporter};
+use crate::idx::Index;
+use crate::pack::PackData;
+use crate::{Options, bundle, loose, verify};
+
+/// One file (or set of loose objects) to verify.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A pack, with the index to check it against (or none: index-less).
+    Pack {
+        /// The `.pack` file.
+        pack: PathBuf,
+        /// Its `.idx`, if one is used.
+        index: Option<PathBuf>,
+    },
+    /// A bundle: its pack is verified index-less.
+    Bundle(PathBuf),
+    /// The loose objects of an `objects` directory.
+    Loose(PathBuf),
+    /// A pack in memory (tests, fuzzing).
+    Bytes(Vec<u8>),
+}
+
+/// The sources `path` names; `path` may be a file or directory as listed
+/// in the module's documentation.
+pub fn sources(path: &Path) -> Result<Vec<Source>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if meta.is_file() {
+        return file_source(path).map(|s| vec![s]);
+    }
+    let objects = objects_dir(path).ok_or_else(|| {
+        format!("{}: not a git repository, .git directory or objects directory", path.display())
+    })?;
+    let mut out = Vec::new();
+    let pack_dir = objects.join("pack");
+    if let Ok(list) = std::fs::read_dir(&pack_dir) {
+        let mut packs: Vec<PathBuf> = list
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "pack"))
+            .collect();
+        packs.sort();
+        for pack in packs {
+            let idx = pack.with_extension("idx");
+            out.push(Source::Pack {
+                index: idx.is_file().then_some(idx),
+                pack,
+            });
+        }
+    }
+    out.push(Source::Loose(objects));
+    Ok(out)
+}
+
+/// A single file: a pack, an index (its pack beside it) or a bundle.
+fn file_source(path: &Path) -> Result<Source, String> {
+    let mut head = [0u8; 16];
+    let n = {
+        use std::io::Read;
+        let mut f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        f.read(&mut head).map_err(|e| format!("{}: {e}", path.display()))?
+    };
+    let head = &head[..n];
+    if head.starts_with(b"PACK") {
+        let idx = path.with_extension("idx");
+        let index = (path.extension().is_some_and(|x| x == "pack") && idx.is_file()).then_some(idx);
+        Ok(Source::Pack {
+            pack: path.to_path_buf(),
+            index,
+        })
+    } else if head.starts_with(&[0xff, b't', b'O', b'c']) || path.extension().is_some_and(|x| x == "idx") {
+        let pack = path.with_extension("pack");
+        if !pack.is_file() {
+            return Err(format!("{}: an index without its pack {}", path.display(), pack.display()));
+        }
+        Ok(Source::Pack {
+            pack,
+            index: Some(path.to_path_buf()),
+        })
+    } else if bundle::is_bundle(head) {
+        Ok(Source::Bundle(path.to_path_buf()))
+    } else {
+        Err(format!("{}: not a pack, pack index or bundle", path.display()))
+    }
+}
+
+/// The objects directory of the repository at `path`, whether `path` is
+/// its work tree, its git directory or the objects directory itself.
+fn objects_dir(path: &Path) -> Option<PathBuf> {
+    let dot_git = path.join(".git");
+    let git_dir = if dot_git.is_dir() {
+        dot_git
+    } else if dot_git.is_file() {
+        // A linked work tree or submodule: `gitdir: <path>`.
+        let text = std::fs::read_to_string(&dot_git).ok()?;
+        let target = PathBuf::from(text.strip_prefix("gitdir:")?.trim());
+        if target.is_absolute() { target } else { path.join(target) }
+    } else if path.join("objects").is_dir() {
+        path.to_path_buf()
+    } else if path.join("pack").is_dir() || path.join("info").is_dir() {
+        return Some(path.to_path_buf());
+    } else {
+        return None;
+    };
+    // A linked work tree's objects are in the common directory.
+    let common = match std::fs::read_to_string(git_dir.join("commondir")) {
+        Ok(c) => {
+            let c = PathBuf::from(c.trim());
+            if c.is_absolute() { c } else { git_dir.join(c) }
+        }
+        Err(_) => git_dir,
+    };
+    let objects = common.join("objects");
+    objects.is_dir().then_some(objects)
+}
+
+/// The repository a command run without a path checks: `$GIT_DIR`, or the
+/// nearest directory up from `cwd` that is or holds a git directory.
+pub fn current_repository(cwd: &Path) -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("GIT_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    cwd.ancestors()
+        .find(|d| d.join(".git").exists() || (d.join("objects").is_dir() && d.join("HEAD").is_file()))
+        .map(Path::to_path_buf)
+}
+
+impl Source {
+    /// Verifies this source, reporting on `out`.
+    pub(crate) fn verify(&self, options: &Options, out: &Sender<Message>) {
+        match self {
+            Source::Pack { pack, index } => {
+                let report = Reporter::new(out.clone(), pack);
+                let data = match PackData::map(pack, 0) {
+                    Ok(d) => d,
+                    Err(e) => return report.damage(None, None, format!("cannot be read: {e}")),
+                };
+                let index = match index {
+                    None => None,
+                    Some(path) => match std::fs::read(path).map_err(|e| e.to_string()).and_then(|b| Index::parse(&b)) {
+                        Ok(i) => Some(i),
+                        Err(e) => {
+                            let report = Reporter::new(out.clone(), path);
+                            report.damage(None, None, format!("{e}; the pack is verified without it"));
+                            None
+                        }
+                    },
+                };
+                verify::verify_pack(&data, pack, index, options, out);
+            }
+            Source::Bundle(path) => {
+                let report = Reporter::new(out.clone(), path);
+                let data = match PackData::map(path, 0) {
+                    Ok(d) => d,
+                    Err(e) => return report.damage(None, None, format!("cannot be read: {e}")),
+                };
+                let start = match bundle::pack_start(data.all()) {
+                    Ok(s) => s,
+                    Err(e) => return report.damage(None, None, e),
+                };
+                match PackData::map(path, start) {
+                    Ok(d) => verify::verify_pack(&d, path, None, options, out),
+                    Err(e) => report.damage(None, None, format!("cannot be read: {e}")),
+                }
+            }
+            Source::Loose(dir) => loose::verify_loose(dir, options, out),
+            Source::Bytes(bytes) => {
+                let data = PackData::bytes(bytes.clone());
+                verify::verify_pack(&data, Path::new("<memory>"), None, options, out);
+            }
+        }
+    }
+}

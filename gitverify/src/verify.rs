@@ -1,0 +1,440 @@
+//! One pack verified: its layout (from the `.idx`, or index-less), its
+//! trailer, every object made and hashed by the delta-tree walks on the
+//! workers, then every id checked against the index and every entry that
+//! could not be resolved explained.
+
+use std::path::Path;
+use std::sync::atomic::AtomicUsize;
+use std::sync::mpsc::{Sender, sync_channel};
+
+use crate::entry::{self, Stored};
+use crate::hashing::{Batcher, Message, Reporter};
+use crate::idx::{self, Index};
+use crate::inflate::Inflater;
+use crate::pack::{self, Layout, NONE, PackData};
+use crate::walk::{Children, Round, Walker};
+use crate::Options;
+
+/// What the workers learnt: each entry's id, once resolved.
+struct Resolved {
+    ids: Vec<[u8; 20]>,
+    done: Vec<bool>,
+}
+
+impl Resolved {
+    fn take(&mut self, done: &[(u32, [u8; 20])]) -> usize {
+        let mut new = 0;
+        for &(e, id) in done {
+            let e = e as usize;
+            new += usize::from(!self.done[e]);
+            self.ids[e] = id;
+            self.done[e] = true;
+        }
+        new
+    }
+}
+
+/// The pack's trailer: the SHA-1 of everything before it (read through
+/// [`PackData::read`], so its pages are dropped as it goes).
+fn check_trailer(data: &PackData, report: &Reporter) {
+    let end = data.all().len() - 20;
+    let mut hasher = sha1dc_wasm::Hasher::builder().detect_collisions(false).build();
+    let mut at = 0;
+    while at < end {
+        let next = (at + (1 << 20)).min(end);
+        hasher.update(data.read(at as u64, next as u64));
+        at = next;
+    }
+    if hasher.finalize().sha1().as_ref() != &data.all()[end..] {
+        report.damage(None, None, "wrong trailer: the pack's checksum does not match its content".into());
+    }
+}
+
+/// The trailer checked on a thread of its own when there are workers to
+/// spare, else on this one.
+fn spawn_trailer<'s>(scope: &'s std::thread::Scope<'s, '_>, data: &'s PackData, file: &'s Path, out: &Sender<Message>, threads: usize) {
+    let report = Reporter::new(out.clone(), file);
+    if threads > 1 {
+        scope.spawn(move || check_trailer(data, &report));
+    } else {
+        check_trailer(data, &report);
+    }
+}
+
+/// Verifies one pack: every object hashed and reported on `out`.
+pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, options: &Options, out: &Sender<Message>) {
+    let report = Reporter::new(out.clone(), file);
+    let count = match pack::header(data.all()) {
+        Ok(n) => n,
+        Err(e) => {
+            let _ = out.send(Message::Source(file.to_path_buf(), 0));
+            return report.damage(None, None, e);
+        }
+    };
+    let _ = out.send(Message::Source(file.to_path_buf(), u64::from(count)));
+    let threads = options.threads.max(1);
+    let mut resolved = Resolved { ids: Vec::new(), done: Vec::new() };
+    let mut kept: Vec<Option<Box<[u8]>>> = Vec::new();
+    std::thread::scope(|scope| {
+        let (layout, expected) = match index.as_ref().map(|i| from_index(data, i, count)) {
+            Some(Ok(layout)) => {
+                spawn_trailer(scope, data, file, out, threads);
+                (layout, true)
+            }
+            other => {
+                if let Some(Err(problems)) = other {
+                    for (offset, message) in problems {
+                        report.damage(offset, None, message);
+                    }
+                    report.damage(None, None, "the index disagrees with the pack: the pack is verified without it".into());
+                }
+                spawn_trailer(scope, data, file, out, threads);
+                let layout = scan(data, file, count, options, out, &mut resolved, &mut kept);
+                (layout, false)
+            }
+        };
+        if resolved.done.is_empty() {
+            resolved = Resolved { ids: vec![[0; 20]; layout.slots.len()], done: vec![false; layout.slots.len()] };
+        }
+        let mut layout = layout;
+        if expected {
+            let index = index.as_ref().expect("an index");
+            for &(e, id) in &layout.ref_bases {
+                if let Some(base) = index.find(&id).and_then(|b| layout.at(b.offset)) {
+                    layout.slots[e as usize].base = base;
+                }
+            }
+        }
+        walk_rounds(data, file, &mut layout, &kept, options, out, &mut resolved, !expected);
+        drop(kept);
+        explain_unresolved(&layout, &resolved, &report);
+        if let Some(index) = &index {
+            compare_ids(&layout, &resolved, index, expected, &report);
+        }
+    });
+}
+
+/// The layout from the index: no inflating, every entry's CRC32 checked.
+/// Any disagreement is returned (the pack is then walked index-less).
+fn from_index(data: &PackData, index: &Index, count: u32) -> Result<Layout, Vec<(Option<u64>, String)>> {
+    let all = data.all();
+    let end = (all.len() - 20) as u64;
+    let mut problems = Vec::new();
+    if index.pack_checksum != all[all.len() - 20..] {
+        problems.push((None, "the index is for another pack (its pack checksum is not this pack's trailer)".to_string()));
+    }
+    if index.entries.len() as u64 != u64::from(count) {
+        problems.push((None, format!("the index lists {} objects, the pack's header {count}", index.entries.len())));
+    }
+    let mut by_offset: Vec<usize> = (0..index.entries.len()).collect();
+    by_offset.sort_unstable_by_key(|&i| index.entries[i].offset);
+    let mut layout = Layout::default();
+    for (k, &i) in by_offset.iter().enumerate() {
+        let e = &index.entries[i];
+        let next = by_offset.get(k + 1).map_or(end, |&j| index.entries[j].offset);
+        if e.offset < 12 || e.offset >= next {
+            problems.push((Some(e.offset), format!("the index places {} at offset {}, where no entry can start", hex(&e.id), e.offset)));
+            continue;
+        }
+        let h = match entry::parse(data.read(e.offset, next), e.offset) {
+            Ok(h) => h,
+            Err(err) => {
+                problems.push((Some(e.offset), format!("object {}: {err}", hex(&e.id))));
+                continue;
+            }
+        };
+        if e.offset + h.len as u64 >= next {
+            problems.push((Some(e.offset), format!("object {}: the next indexed entry starts within its header", hex(&e.id))));
+            continue;
+        }
+        if let Some(crc) = e.crc {
+            let actual = crc32fast::hash(data.read(e.offset, next));
+            if actual != crc {
+                problems.push((Some(e.offset), format!("object {}: the entry's CRC32 is {actual:08x}, the index says {crc:08x} (the pack or its index is damaged)", hex(&e.id))));
+                continue;
+            }
+        }
+        if let Err(err) = layout.push(e.offset, &h) {
+            problems.push((Some(e.offset), format!("object {}: {err}", hex(&e.id))));
+            continue;
+        }
+        layout.slots.last_mut().expect("pushed").end = next;
+    }
+    if problems.is_empty() {
+        Ok(layout)
+    } else {
+        Err(problems)
+    }
+}
+
+pub(crate) fn hex(id: &[u8; 20]) -> String {
+    sha1dc_wasm::Digest::from(*id).to_string()
+}
+
+/// Index-less: every entry inflated in order, to find where the next one
+/// starts. Whole objects are hashed on the way (on the other workers when
+/// there are some); small deltas are kept inflated for the walk.
+fn scan(
+    data: &PackData,
+    file: &Path,
+    count: u32,
+    options: &Options,
+    out: &Sender<Message>,
+    resolved: &mut Resolved,
+    kept: &mut Vec<Option<Box<[u8]>>>,
+) -> Layout {
+    let all = data.all();
+    let end = all.len() - 20;
+    let mut layout = Layout::default();
+    let threads = options.threads.max(1);
+    let mut inflater = Inflater::new();
+    let mut keep_budget = options.cache / 2;
+    let mut done = Vec::new();
+    let report = Reporter::new(out.clone(), file);
+    std::thread::scope(|scope| {
+        // The whole objects, in bundles of about a megabyte, to the hashers.
+        let (tx, rx) = sync_channel::<Vec<(u32, u64, sha1dc_wasm::git::ObjectKind, Vec<u8>)>>(2 * threads);
+        let rx = std::sync::Arc::new(std::sync::Mutex::new(rx));
+        let mut hashers = Vec::new();
+        for _ in 1..threads {
+            let rx = std::sync::Arc::clone(&rx);
+            let out = out.clone();
+            hashers.push(scope.spawn(move || {
+                let mut batcher = Batcher::new(options.content, out, file);
+                loop {
+                    let bundle = match rx.lock().expect("no worker panics").recv() {
+                        Ok(b) => b,
+                        Err(_) => break,
+                    };
+                    for (e, offset, kind, content) in bundle {
+                        batcher.add(e, Some(offset), kind, std::rc::Rc::new(content));
+                    }
+                }
+                batcher.flush();
+                batcher.done
+            }));
+        }
+        let mut inline = (threads == 1).then(|| Batcher::new(options.content, out.clone(), file));
+        let mut bundle = Vec::new();
+        let mut bundle_bytes = 0;
+        let mut pos = 12usize;
+        for i in 0..count {
+            if pos >= end {
+                report.damage(Some(pos as u64), None, format!("truncated: the header says {count} objects, the pack holds {i}"));
+                break;
+            }
+            let h = match entry::parse(&all[pos..end], pos as u64) {
+                Ok(h) => h,
+                Err(e) => {
+                    report.damage(Some(pos as u64), None, format!("{e}; the entries after it cannot be found without an index"));
+                    break;
+                }
+            };
+            let mut content = Vec::new();
+            let data_at = pos + h.len;
+            let used = match inflater.inflate(data.read(data_at as u64, end as u64), h.size, &mut content) {
+                Ok(used) => used,
+                Err(e) => {
+                    report.damage(Some(pos as u64), None, format!("its zlib stream: {e}; the entries after it cannot be found without an index"));
+                    break;
+                }
+            };
+            if let Err(e) = layout.push(pos as u64, &h) {
+                report.damage(Some(pos as u64), None, e);
+                layout.slots.push(pack::Slot { offset: pos as u64, end: 0, size: h.size, base: NONE, header: h.len as u8, type_id: 0 });
+            }
+            let slot = layout.slots.last_mut().expect("pushed");
+            slot.end = (data_at + used) as u64;
+            match h.stored {
+                Stored::Whole(kind) => {
+                    if let Some(b) = inline.as_mut() {
+                        b.add(i, Some(pos as u64), kind, std::rc::Rc::new(content));
+                    } else {
+                        bundle_bytes += content.len();
+                        bundle.push((i, pos as u64, kind, content));
+                        if bundle_bytes >= 1 << 20 {
+                            bundle_bytes = 0;
+                            let _ = tx.send(std::mem::take(&mut bundle));
+                        }
+                    }
+                }
+                _ if content.len() <= keep_budget => {
+                    keep_budget -= content.len();
+                    kept.resize_with(i as usize, || None);
+                    kept.push(Some(content.into_boxed_slice()));
+                }
+                _ => {}
+            }
+            pos = data_at + used;
+        }
+        if layout.slots.len() == count as usize && pos != end {
+            report.damage(Some(pos as u64), None, format!("{} bytes between the last entry and the trailer", end - pos));
+        }
+        if !bundle.is_empty() {
+            let _ = tx.send(bundle);
+        }
+        drop(tx);
+        if let Some(mut b) = inline {
+            b.flush();
+            done.extend(b.done);
+        }
+        for h in hashers {
+            done.extend(h.join().expect("no worker panics"));
+        }
+    });
+    *resolved = Resolved { ids: vec![[0; 20]; layout.slots.len()], done: vec![false; layout.slots.len()] };
+    resolved.take(&done);
+    layout
+}
+
+/// Walks the delta trees in rounds: a REF_DELTA whose base is itself a
+/// delta (found index-less only once that base is hashed) waits for the
+/// next round.
+#[allow(clippy::too_many_arguments)]
+fn walk_rounds(
+    data: &PackData,
+    file: &Path,
+    layout: &mut Layout,
+    kept: &[Option<Box<[u8]>>],
+    options: &Options,
+    out: &Sender<Message>,
+    resolved: &mut Resolved,
+    link_by_id: bool,
+) {
+    loop {
+        if link_by_id && layout.ref_bases.iter().any(|&(e, _)| layout.slots[e as usize].base == NONE) {
+            let mut known: Vec<([u8; 20], u32)> = (0..layout.slots.len())
+                .filter(|&i| resolved.done[i])
+                .map(|i| (resolved.ids[i], i as u32))
+                .collect();
+            known.sort_unstable();
+            for &(e, id) in &layout.ref_bases {
+                let slot = &mut layout.slots[e as usize];
+                if slot.base == NONE {
+                    if let Ok(k) = known.binary_search_by(|(k, _)| k.cmp(&id)) {
+                        slot.base = known[k].1;
+                    }
+                }
+            }
+        }
+        let slots = &layout.slots;
+        let children = Children::new(slots, |i| !resolved.done[i]);
+        let roots: Vec<(u32, bool)> = (0..slots.len() as u32)
+            .filter_map(|e| {
+                let done = resolved.done[e as usize];
+                let whole = slots[e as usize].whole().is_some();
+                if whole && !done {
+                    Some((e, true))
+                } else if done && children.any(e) {
+                    Some((e, false))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        if roots.is_empty() {
+            return;
+        }
+        let round = Round { pack: data, layout, children: &children, roots: &roots, kept, cache: options.cache, next: AtomicUsize::new(0) };
+        let mut done = Vec::new();
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..options.threads.max(1))
+                .map(|_| {
+                    let round = &round;
+                    let out = out.clone();
+                    scope.spawn(move || {
+                        let mut w = Walker::new(round, Batcher::new(options.content, out, file));
+                        w.run();
+                        w.batcher.done
+                    })
+                })
+                .collect();
+            for w in workers {
+                done.extend(w.join().expect("no worker panics"));
+            }
+        });
+        if resolved.take(&done) == 0 {
+            return;
+        }
+    }
+}
+
+/// Every entry the walks did not reach: a REF_DELTA whose base is in no
+/// pack given, or a delta chain that loops (a delta below damage was
+/// counted where the damage was reported).
+fn explain_unresolved(layout: &Layout, resolved: &Resolved, report: &Reporter) {
+    let slots = &layout.slots;
+    let children = Children::new(slots, |_| true);
+    // 0 not looked at, 1 on the current path, 2 explained.
+    let mut state = vec![0u8; slots.len()];
+    for start in 0..slots.len() {
+        if resolved.done[start] || state[start] != 0 {
+            continue;
+        }
+        let mut path = Vec::new();
+        let mut at = start;
+        let outcome = loop {
+            if resolved.done[at] || slots[at].whole().is_some() || state[at] == 2 {
+                break None;
+            }
+            if state[at] == 1 {
+                break Some(at);
+            }
+            state[at] = 1;
+            path.push(at);
+            if slots[at].base == NONE {
+                if slots[at].type_id == 7 {
+                    let id = layout.ref_bases.iter().find(|(e, _)| *e as usize == at).map(|(_, id)| *id).unwrap_or([0; 20]);
+                    let below = children.descendants(at as u32);
+                    report.damage(Some(slots[at].offset), None, format!(
+                        "REF_DELTA base {} is in no pack given (a thin pack?); {} objects depend on it",
+                        hex(&id), below + 1
+                    ));
+                }
+                break None;
+            }
+            at = slots[at].base as usize;
+        };
+        if let Some(cycle_start) = outcome {
+            let k = path.iter().position(|&p| p == cycle_start).expect("on the path");
+            let offsets: Vec<String> = path[k..].iter().map(|&p| slots[p].offset.to_string()).collect();
+            report.damage(Some(slots[cycle_start].offset), None, format!("the delta chain loops through the entries at offsets {}", offsets.join(", ")));
+        }
+        for p in path {
+            state[p] = 2;
+        }
+    }
+}
+
+/// Every id hashed equals the index's; with `trusted` false (the index
+/// disagreed with the pack and the pack was walked without it), the sets
+/// of ids and offsets are compared instead.
+fn compare_ids(layout: &Layout, resolved: &Resolved, index: &Index, trusted: bool, report: &Reporter) {
+    if trusted {
+        // Rebuild the id of each slot from the index, in offset order.
+        let mut by_offset: Vec<&idx::IndexEntry> = index.entries.iter().collect();
+        by_offset.sort_unstable_by_key(|e| e.offset);
+        for (slot, e) in layout.slots.iter().zip(by_offset) {
+            let i = layout.at(slot.offset).expect("a slot") as usize;
+            if resolved.done[i] && resolved.ids[i] != e.id {
+                report.damage(Some(slot.offset), Some(resolved.ids[i]), format!("hashes to {}, but the index names it {}", hex(&resolved.ids[i]), hex(&e.id)));
+            }
+        }
+        return;
+    }
+    for (i, slot) in layout.slots.iter().enumerate() {
+        if !resolved.done[i] {
+            continue;
+        }
+        match index.find(&resolved.ids[i]) {
+            None => report.damage(Some(slot.offset), Some(resolved.ids[i]), "missing from the index".into()),
+            Some(e) if e.offset != slot.offset => report.damage(Some(slot.offset), Some(resolved.ids[i]), format!("the index gives offset {} for it", e.offset)),
+            Some(_) => {}
+        }
+    }
+    for e in &index.entries {
+        if layout.at(e.offset).is_none() {
+            report.damage(Some(e.offset), Some(e.id), format!("the index lists it at offset {}, where no entry of the pack starts", e.offset));
+        }
+    }
+}
