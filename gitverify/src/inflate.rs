@@ -16,12 +16,25 @@ pub enum InflateError {
     /// Not a zlib stream, damaged, its Adler-32 wrong, or cut short.
     Damaged,
     /// It inflates to more bytes than the declared size.
-    LongerThanDeclared { declared: u64 },
+    LongerThanDeclared {
+        /// The size declared.
+        declared: u64,
+    },
     /// It inflates to fewer bytes than the declared size.
-    ShorterThanDeclared { declared: u64, actual: u64 },
+    ShorterThanDeclared {
+        /// The size declared.
+        declared: u64,
+        /// The size inflated.
+        actual: u64,
+    },
     /// The declared size is more than `compressed` bytes can inflate to,
     /// or more than this machine can allocate.
-    TooLarge { declared: u64, compressed: u64 },
+    TooLarge {
+        /// The size declared.
+        declared: u64,
+        /// The compressed bytes there are.
+        compressed: u64,
+    },
 }
 
 impl std::fmt::Display for InflateError {

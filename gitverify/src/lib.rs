@@ -17,10 +17,10 @@
 
 mod bundle;
 mod delta;
-mod entry;
+pub mod entry;
 mod hashing;
 mod idx;
-mod inflate;
+pub mod inflate;
 mod loose;
 mod pack;
 mod report;

@@ -15,7 +15,11 @@ use crate::entry::{self, Stored};
 /// Bytes of the pack read between two drops of its mapped pages: the
 /// pages the walk has read are handed back to the page cache after every
 /// so many, so the peak memory stays this much above the rest.
-const WINDOW: usize = 32 << 20;
+const WINDOW: usize = 96 << 20;
+
+/// What one read of a few bytes may map: the kernel maps this much around
+/// a faulting page (its default fault-around).
+const FAULT_AROUND: usize = 64 << 10;
 
 /// Where a pack's bytes are.
 enum Backing {
@@ -78,11 +82,22 @@ impl PackData {
         let all = self.all();
         let to = (to.min(all.len() as u64)) as usize;
         let from = (from as usize).min(to);
-        self.touch(to - from);
+        // A read fault maps the pages around the one read too (the
+        // kernel's fault-around, 64 KiB by default): counted as such.
+        self.touch(to - from + FAULT_AROUND);
         &all[from..to]
     }
 
-    fn touch(&self, len: usize) {
+    /// The pack from `from` to its trailer, not counted: the caller counts
+    /// what it used with [`touch`](Self::touch).
+    pub fn rest(&self, from: u64) -> &[u8] {
+        let all = self.all();
+        let end = all.len().saturating_sub(20);
+        &all[(from as usize).min(end)..end]
+    }
+
+    /// Counts `len` bytes read towards the next drop of the mapped pages.
+    pub fn touch(&self, len: usize) {
         if self.touched.fetch_add(len, Ordering::Relaxed) + len < WINDOW {
             return;
         }

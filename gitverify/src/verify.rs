@@ -96,6 +96,7 @@ pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, op
         if resolved.done.is_empty() {
             resolved = Resolved { ids: vec![[0; 20]; layout.slots.len()], done: vec![false; layout.slots.len()] };
         }
+        rss("layout");
         let mut layout = layout;
         if expected {
             let index = index.as_ref().expect("an index");
@@ -106,8 +107,10 @@ pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, op
             }
         }
         walk_rounds(data, file, &mut layout, &kept, options, out, &mut resolved, !expected);
+        rss("walked");
         drop(kept);
         explain_unresolved(&layout, &resolved, &report);
+        rss("explained");
         if let Some(index) = &index {
             compare_ids(&layout, &resolved, index, expected, &report);
         }
@@ -129,6 +132,7 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<Layout, Vec<
     let mut by_offset: Vec<usize> = (0..index.entries.len()).collect();
     by_offset.sort_unstable_by_key(|&i| index.entries[i].offset);
     let mut layout = Layout::default();
+    layout.slots.reserve(by_offset.len());
     for (k, &i) in by_offset.iter().enumerate() {
         let e = &index.entries[i];
         let next = by_offset.get(k + 1).map_or(end, |&j| index.entries[j].offset);
@@ -136,7 +140,8 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<Layout, Vec<
             problems.push((Some(e.offset), format!("the index places {} at offset {}, where no entry can start", hex(&e.id), e.offset)));
             continue;
         }
-        let h = match entry::parse(data.read(e.offset, next), e.offset) {
+        let bytes = data.read(e.offset, next);
+        let h = match entry::parse(bytes, e.offset) {
             Ok(h) => h,
             Err(err) => {
                 problems.push((Some(e.offset), format!("object {}: {err}", hex(&e.id))));
@@ -148,7 +153,7 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<Layout, Vec<
             continue;
         }
         if let Some(crc) = e.crc {
-            let actual = crc32fast::hash(data.read(e.offset, next));
+            let actual = crc32fast::hash(bytes);
             if actual != crc {
                 problems.push((Some(e.offset), format!("object {}: the entry's CRC32 is {actual:08x}, the index says {crc:08x} (the pack or its index is damaged)", hex(&e.id))));
                 continue;
@@ -164,6 +169,14 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<Layout, Vec<
         Ok(layout)
     } else {
         Err(problems)
+    }
+}
+
+pub(crate) fn rss(what: &str) {
+    if std::env::var_os("GITVERIFY_DEBUG").is_some() {
+        let s = std::fs::read_to_string("/proc/self/status").unwrap();
+        let l: Vec<&str> = s.lines().filter(|l| l.starts_with("VmRSS") || l.starts_with("VmHWM")).collect();
+        eprintln!("DEBUG {what}: {l:?}");
     }
 }
 
@@ -186,6 +199,7 @@ fn scan(
     let all = data.all();
     let end = all.len() - 20;
     let mut layout = Layout::default();
+    layout.slots.reserve(count as usize);
     let threads = options.threads.max(1);
     let mut inflater = Inflater::new();
     let mut keep_budget = options.cache / 2;
@@ -232,8 +246,11 @@ fn scan(
             };
             let mut content = Vec::new();
             let data_at = pos + h.len;
-            let used = match inflater.inflate(data.read(data_at as u64, end as u64), h.size, &mut content) {
-                Ok(used) => used,
+            let used = match inflater.inflate(data.rest(data_at as u64), h.size, &mut content) {
+                Ok(used) => {
+                    data.touch(h.len + used);
+                    used
+                }
                 Err(e) => {
                     report.damage(Some(pos as u64), None, format!("its zlib stream: {e}; the entries after it cannot be found without an index"));
                     break;
