@@ -8,7 +8,7 @@ use std::rc::Rc;
 use std::sync::mpsc::Sender;
 
 use sha1dc_wasm::git::{ObjectKind, ObjectOutcome};
-use sha1dc_wasm::{Builder, Outcome};
+use sha1dc_wasm::{Builder, Digest, DisturbanceVector, Outcome};
 
 use crate::report::{Check, Damage, Finding, Verified};
 
@@ -28,6 +28,20 @@ pub(crate) enum Message {
     Damage(Damage),
 }
 
+/// A flagged block: its offset in the content and its disturbance vector.
+type Flag = Option<(u64, DisturbanceVector)>;
+
+/// The object check's flag: the block's offset in the content (the
+/// header's length taken off).
+fn object_flag(o: &ObjectOutcome) -> Flag {
+    Some((o.collision_offset()?, o.collision()?.dv()))
+}
+
+/// The content check's flag.
+fn content_flag(o: &Outcome) -> Flag {
+    o.collision().map(|c| (c.offset(), c.dv()))
+}
+
 /// One object waiting in a batch.
 struct Pending {
     entry: u32,
@@ -39,6 +53,8 @@ struct Pending {
 /// (entry and id) and sent on for the report.
 pub(crate) struct Batcher<'a> {
     builder: Builder,
+    /// Objects at least this large are hashed alone (`ALONE`; tests lower it).
+    alone: usize,
     content_check: bool,
     buckets: [Vec<Pending>; 4],
     bytes: [usize; 4],
@@ -69,6 +85,7 @@ impl<'a> Batcher<'a> {
     pub(crate) fn new(content_check: bool, out: Sender<Message>, file: &'a Path) -> Self {
         Batcher {
             builder: Builder::default(),
+            alone: ALONE,
             content_check,
             buckets: Default::default(),
             bytes: [0; 4],
@@ -87,7 +104,7 @@ impl<'a> Batcher<'a> {
         kind: ObjectKind,
         content: Rc<Vec<u8>>,
     ) {
-        if content.len() >= ALONE {
+        if content.len() >= self.alone {
             self.alone(entry, pack_offset, kind, &content);
             return;
         }
@@ -108,7 +125,9 @@ impl<'a> Batcher<'a> {
         hasher.update(content);
         let object = hasher.finalize().expect("the length announced is the content's");
         let plain = (self.content_check && kind == ObjectKind::Blob).then(|| self.builder.hash(content));
-        self.record(entry, pack_offset, kind, content.len() as u64, &object, plain.as_ref());
+        let size = content.len() as u64;
+        let flags = (object_flag(&object), plain.as_ref().and_then(content_flag));
+        self.record(entry, pack_offset, kind, size, object.sha1(), flags);
     }
 
     fn flush_kind(&mut self, s: usize) {
@@ -127,20 +146,22 @@ impl<'a> Batcher<'a> {
         };
         for (i, (p, object)) in pending.iter().zip(&objects).enumerate() {
             let len = p.content.len() as u64;
-            self.record(p.entry, p.pack_offset, kind, len, object, plain.get(i));
+            let flags = (object_flag(object), plain.get(i).and_then(content_flag));
+            self.record(p.entry, p.pack_offset, kind, len, object.sha1(), flags);
         }
     }
 
+    /// One object hashed: its id kept, its flags (object check, content
+    /// check) sent as findings.
     fn record(
         &mut self,
         entry: u32,
         pack_offset: Option<u64>,
         kind: ObjectKind,
         size: u64,
-        object: &ObjectOutcome,
-        plain: Option<&Outcome>,
+        id: Digest,
+        (object, content): (Flag, Flag),
     ) {
-        let id = object.sha1();
         self.done.push((entry, id.into()));
         self.verified.push(Verified {
             id,
@@ -158,11 +179,10 @@ impl<'a> Batcher<'a> {
             file: self.file.to_path_buf(),
             pack_offset,
         };
-        if let (Some(c), Some(offset)) = (object.collision(), object.collision_offset()) {
-            let _ = self.out.send(Message::Finding(finding(Check::Object, offset, c.dv())));
-        }
-        if let Some(c) = plain.and_then(Outcome::collision) {
-            let _ = self.out.send(Message::Finding(finding(Check::Content, c.offset(), c.dv())));
+        for (check, flag) in [(Check::Object, object), (Check::Content, content)] {
+            if let Some((offset, dv)) = flag {
+                let _ = self.out.send(Message::Finding(finding(check, offset, dv)));
+            }
         }
         if self.verified.len() >= 4096 {
             self.send_verified();
@@ -209,5 +229,64 @@ impl<'a> Reporter<'a> {
             id: id.map(Into::into),
             message,
         }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc::channel;
+
+    use super::*;
+
+    const PDF: &[u8] = include_bytes!("../../tests/data/shattered-1.pdf");
+
+    fn findings(rx: &std::sync::mpsc::Receiver<Message>) -> Vec<Finding> {
+        rx.try_iter()
+            .filter_map(|m| match m {
+                Message::Finding(f) => Some(f),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// No public collision is one of git objects (the header moves the
+    /// blocks off their boundaries), so the object check's flag is given
+    /// here: it must reach the report as the object's finding.
+    #[test]
+    fn an_object_flag_is_reported_as_the_object_check() {
+        let (tx, rx) = channel();
+        let mut batcher = Batcher::new(false, tx, Path::new("p.pack"));
+        let dv = DisturbanceVector::by_index(3).unwrap();
+        let id = sha1dc_wasm::hash(b"x").sha1();
+        batcher.record(7, Some(1234), ObjectKind::Tree, 999, id, (Some((320, dv)), None));
+        batcher.flush();
+        let found = findings(&rx);
+        assert_eq!(found.len(), 1);
+        let f = &found[0];
+        assert_eq!((f.check, f.id, f.kind, f.size, f.offset, f.dv), (Check::Object, id, ObjectKind::Tree, 999, 320, dv));
+        assert_eq!((f.pack_offset, f.file.as_path()), (Some(1234), Path::new("p.pack")));
+        assert_eq!(batcher.done, [(7, id.into())]);
+    }
+
+    /// A SHAttered PDF as a blob, on both paths (batched, and alone on its
+    /// stream): its object id is git's and unflagged; the content check
+    /// flags block 4 (offset 256) with DV II(52,0), as the reference does.
+    #[test]
+    fn both_paths_give_git_ids_and_the_content_flag() {
+        for alone in [usize::MAX, 0] {
+            let (tx, rx) = channel();
+            let mut batcher = Batcher::new(true, tx, Path::new("p"));
+            batcher.alone = alone;
+            batcher.add(0, None, ObjectKind::Blob, Rc::new(PDF.to_vec()));
+            batcher.add(1, None, ObjectKind::Blob, Rc::new(b"hello\n".to_vec()));
+            batcher.flush();
+            let ids: Vec<String> = batcher.done.iter().map(|(_, id)| Digest::from(*id).to_string()).collect();
+            // `git hash-object tests/data/shattered-1.pdf`, `echo hello | git hash-object --stdin`
+            assert_eq!(ids, ["ba9aaa145ccd24ef760cf31c74d8f7ca1a2e47b0", "ce013625030ba8dba906f756967f9e9ca394464a"], "alone {alone}");
+            let found = findings(&rx);
+            assert_eq!(found.len(), 1, "alone {alone}");
+            assert_eq!((found[0].check, found[0].offset), (Check::Content, 256));
+            assert_eq!(found[0].dv.to_string(), "II(52,0)");
+        }
     }
 }

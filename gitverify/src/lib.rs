@@ -87,6 +87,7 @@ pub fn verify_path(path: &Path, options: &Options) -> Result<Summary, String> {
     let sources = sources(path)?;
     let mut summary = Summary::default();
     verify(&sources, options, &mut |e| summary.add(e));
+    summary.sort();
     Ok(summary)
 }
 

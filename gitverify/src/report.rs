@@ -161,6 +161,15 @@ impl Summary {
         }
     }
 
+    /// Puts the findings and the damage in one order (file, offset, then
+    /// the rest), whatever order the workers found them in.
+    pub fn sort(&mut self) {
+        self.findings.sort_by(|a, b| {
+            (&a.file, a.pack_offset, a.id, a.check.name()).cmp(&(&b.file, b.pack_offset, b.id, b.check.name()))
+        });
+        self.damage.sort_by(|a, b| (&a.file, a.offset, a.id, &a.message).cmp(&(&b.file, b.offset, b.id, &b.message)));
+    }
+
     /// The command's exit status: 3 when a collision was found (whatever
     /// else was), 1 for damage alone, 0 when everything was verified clean.
     pub fn exit_code(&self) -> i32 {

@@ -87,6 +87,7 @@ fn run(args: args::Args) -> i32 {
         }
     });
     progress.clear();
+    summary.sort();
     if args.json {
         let _ = writeln!(stdout, "{}", output::json(&summary, args.content));
     } else if !args.quiet {
