@@ -346,3 +346,46 @@ pub fn delta(base_len: usize, result_len: usize, ops: &[u8]) -> Vec<u8> {
     out.extend_from_slice(ops);
     out
 }
+
+/// A copy instruction: `len` bytes of the base at `offset`.
+pub fn copy_op(offset: u32, len: u32) -> Vec<u8> {
+    let mut op = 0x80u8;
+    let mut args = Vec::new();
+    for i in 0..4 {
+        let b = (offset >> (8 * i)) as u8;
+        if b != 0 {
+            op |= 1 << i;
+            args.push(b);
+        }
+    }
+    for i in 0..3 {
+        let b = (len >> (8 * i)) as u8;
+        if b != 0 {
+            op |= 0x10 << i;
+            args.push(b);
+        }
+    }
+    let mut out = vec![op];
+    out.extend(args);
+    out
+}
+
+/// A delta making `target` from `base`: their common prefix and suffix
+/// copied, the middle inserted.
+pub fn make_delta(base: &[u8], target: &[u8]) -> Vec<u8> {
+    let prefix = base.iter().zip(target).take_while(|(a, b)| a == b).count();
+    let most = base.len().min(target.len()) - prefix;
+    let suffix = base.iter().rev().zip(target.iter().rev()).take(most).take_while(|(a, b)| a == b).count();
+    let mut ops = Vec::new();
+    if prefix > 0 {
+        ops.extend(copy_op(0, prefix as u32));
+    }
+    for chunk in target[prefix..target.len() - suffix].chunks(127) {
+        ops.push(chunk.len() as u8);
+        ops.extend_from_slice(chunk);
+    }
+    if suffix > 0 {
+        ops.extend(copy_op((base.len() - suffix) as u32, suffix as u32));
+    }
+    delta(base.len(), target.len(), &ops)
+}
