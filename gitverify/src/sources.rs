@@ -68,7 +68,9 @@ fn file_source(path: &Path) -> Result<Source, String> {
         f.read(&mut head).map_err(|e| format!("{}: {e}", path.display()))?
     };
     let head = &head[..n];
-    if head.starts_with(b"PACK") {
+    // A `.pack` that does not start as one is still verified as one, so
+    // that its damage is reported as such.
+    if head.starts_with(b"PACK") || path.extension().is_some_and(|x| x == "pack") {
         let idx = path.with_extension("idx");
         let index = (path.extension().is_some_and(|x| x == "pack") && idx.is_file()).then_some(idx);
         Ok(Source::Pack {

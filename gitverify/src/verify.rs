@@ -77,7 +77,10 @@ pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, op
     let mut kept: Vec<Option<Box<[u8]>>> = Vec::new();
     std::thread::scope(|scope| {
         let (layout, expected) = match index.as_ref().map(|i| from_index(data, i, count)) {
-            Some(Ok(layout)) => {
+            Some(Ok((layout, crc_problems))) => {
+                for (offset, message) in crc_problems {
+                    report.damage(offset, None, message);
+                }
                 spawn_trailer(scope, data, file, out, threads);
                 (layout, true)
             }
@@ -117,12 +120,17 @@ pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, op
     });
 }
 
+type Problems = Vec<(Option<u64>, String)>;
+
 /// The layout from the index: no inflating, every entry's CRC32 checked.
-/// Any disagreement is returned (the pack is then walked index-less).
-fn from_index(data: &PackData, index: &Index, count: u32) -> Result<Layout, Vec<(Option<u64>, String)>> {
+/// A CRC32 that differs is damage (in the pack or the index) reported
+/// with the layout; any other disagreement is returned alone, and the
+/// pack is then walked without the index.
+fn from_index(data: &PackData, index: &Index, count: u32) -> Result<(Layout, Problems), Problems> {
     let all = data.all();
     let end = (all.len() - 20) as u64;
     let mut problems = Vec::new();
+    let mut crc_problems = Vec::new();
     if index.pack_checksum != all[all.len() - 20..] {
         problems.push((None, "the index is for another pack (its pack checksum is not this pack's trailer)".to_string()));
     }
@@ -155,8 +163,7 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<Layout, Vec<
         if let Some(crc) = e.crc {
             let actual = crc32fast::hash(bytes);
             if actual != crc {
-                problems.push((Some(e.offset), format!("object {}: the entry's CRC32 is {actual:08x}, the index says {crc:08x} (the pack or its index is damaged)", hex(&e.id))));
-                continue;
+                crc_problems.push((Some(e.offset), format!("object {}: the entry's CRC32 is {actual:08x}, the index says {crc:08x} (the pack or its index is damaged)", hex(&e.id))));
             }
         }
         if let Err(err) = layout.push(e.offset, &h) {
@@ -166,7 +173,7 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<Layout, Vec<
         layout.slots.last_mut().expect("pushed").end = next;
     }
     if problems.is_empty() {
-        Ok(layout)
+        Ok((layout, crc_problems))
     } else {
         Err(problems)
     }
@@ -232,30 +239,43 @@ fn scan(
         let mut bundle = Vec::new();
         let mut bundle_bytes = 0;
         let mut pos = 12usize;
-        for i in 0..count {
+        let mut resynced = false;
+        while (layout.slots.len() as u64) < u64::from(count) {
+            let i = layout.slots.len() as u32;
             if pos >= end {
-                report.damage(Some(pos as u64), None, format!("truncated: the header says {count} objects, the pack holds {i}"));
+                if !resynced {
+                    report.damage(Some(pos as u64), None, format!("truncated: the header says {count} objects, the pack holds {i}"));
+                }
                 break;
             }
-            let h = match entry::parse(&all[pos..end], pos as u64) {
-                Ok(h) => h,
+            let parsed = entry::parse(&all[pos..end], pos as u64).map_err(|e| e.to_string()).and_then(|h| {
+                let mut content = Vec::new();
+                let used = inflater
+                    .inflate(data.rest((pos + h.len) as u64), h.size, &mut content)
+                    .map_err(|e| format!("its zlib stream: {e}"))?;
+                Ok((h, used, content))
+            });
+            let (h, used, content) = match parsed {
+                Ok(p) => p,
                 Err(e) => {
-                    report.damage(Some(pos as u64), None, format!("{e}; the entries after it cannot be found without an index"));
-                    break;
+                    // Without an index the next entry's start is unknown:
+                    // look for the next bytes that parse and inflate as one.
+                    resynced = true;
+                    match resync(all, pos + 1, end, &mut inflater) {
+                        Some(next) => {
+                            report.damage(Some(pos as u64), None, format!("{e}; the next entry found starts at offset {next} ({} bytes skipped)", next - pos));
+                            pos = next;
+                            continue;
+                        }
+                        None => {
+                            report.damage(Some(pos as u64), None, format!("{e}; no entry found after it"));
+                            break;
+                        }
+                    }
                 }
             };
-            let mut content = Vec::new();
+            data.touch(h.len + used);
             let data_at = pos + h.len;
-            let used = match inflater.inflate(data.rest(data_at as u64), h.size, &mut content) {
-                Ok(used) => {
-                    data.touch(h.len + used);
-                    used
-                }
-                Err(e) => {
-                    report.damage(Some(pos as u64), None, format!("its zlib stream: {e}; the entries after it cannot be found without an index"));
-                    break;
-                }
-            };
             if let Err(e) = layout.push(pos as u64, &h) {
                 report.damage(Some(pos as u64), None, e);
                 layout.slots.push(pack::Slot { offset: pos as u64, end: 0, size: h.size, base: NONE, header: h.len as u8, type_id: 0 });
@@ -284,7 +304,7 @@ fn scan(
             }
             pos = data_at + used;
         }
-        if layout.slots.len() == count as usize && pos != end {
+        if layout.slots.len() == count as usize && pos != end && !resynced {
             report.damage(Some(pos as u64), None, format!("{} bytes between the last entry and the trailer", end - pos));
         }
         if !bundle.is_empty() {
@@ -302,6 +322,21 @@ fn scan(
     *resolved = Resolved { ids: vec![[0; 20]; layout.slots.len()], done: vec![false; layout.slots.len()] };
     resolved.take(&done);
     layout
+}
+
+/// The first offset from `from` on where an entry header and a zlib
+/// stream of exactly its declared size parse (after damage, index-less).
+fn resync(all: &[u8], from: usize, end: usize, inflater: &mut Inflater) -> Option<usize> {
+    let mut scratch = Vec::new();
+    (from..end).find(|&p| {
+        let Ok(h) = entry::parse(&all[p..end], p as u64) else {
+            return false;
+        };
+        let z = p + h.len;
+        // A zlib header: deflate with a 32 KiB window, and its check bits.
+        let zlib = z + 2 <= end && all[z] == 0x78 && (u16::from(all[z]) << 8 | u16::from(all[z + 1])) % 31 == 0;
+        zlib && inflater.inflate(&all[z..end], h.size, &mut scratch).is_ok()
+    })
 }
 
 /// Walks the delta trees in rounds: a REF_DELTA whose base is itself a
