@@ -25,6 +25,28 @@ pub fn pack_start(head: &[u8]) -> Result<usize, String> {
     }
 }
 
+/// Where the pack starts in the bundle file at `path`.
+pub fn read_header(path: &std::path::Path) -> Result<u64, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot be read: {e}"))?;
+    // A header of refs can be long, but not longer than the file.
+    let mut head = Vec::new();
+    let mut reader = file.take(64 << 20);
+    loop {
+        let mut chunk = [0u8; 65536];
+        let n = reader.read(&mut chunk).map_err(|e| format!("cannot be read: {e}"))?;
+        head.extend_from_slice(&chunk[..n]);
+        if head.len() >= 16 && !is_bundle(&head) {
+            return Err("not a git bundle (no v2 or v3 signature)".into());
+        }
+        match pack_start(&head) {
+            Ok(at) => return Ok(at as u64),
+            Err(e) if n == 0 => return Err(e),
+            Err(_) => {}
+        }
+    }
+}
+
 /// Whether `head` starts like a bundle.
 pub fn is_bundle(head: &[u8]) -> bool {
     head.starts_with(b"# v2 git bundle\n") || head.starts_with(b"# v3 git bundle\n")

@@ -6,109 +6,130 @@
 
 use std::fs::File;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sha1dc_wasm::git::ObjectKind;
 
 use crate::entry::{self, Stored};
 
-/// Bytes of the pack read between two drops of its mapped pages: the
-/// pages the walk has read are handed back to the page cache after every
-/// so many, so the peak memory stays this much above the rest.
-const WINDOW: usize = 96 << 20;
-
-/// What one read of a few bytes may map: the kernel maps this much around
-/// a faulting page (its default fault-around).
-const FAULT_AROUND: usize = 64 << 10;
-
 /// Where a pack's bytes are.
 enum Backing {
-    /// A file, mapped read-only.
-    Map(memmap2::Mmap),
-    /// Bytes in memory (tests, the fuzz target, a bundle read whole).
+    /// A file, read with positional reads (no mapping: the pages a
+    /// verification reads stay in the page cache, not in its memory).
+    File(File),
+    /// Bytes in memory (tests, the fuzz target).
     Bytes(Vec<u8>),
 }
 
-/// A pack's bytes: a mapped file (or part of one, for a bundle) or bytes
-/// in memory.
+/// A pack's bytes: a file (or the part of one after a bundle's header),
+/// or bytes in memory. Shared by the workers: every read is positional.
 pub struct PackData {
     backing: Backing,
-    start: usize,
-    touched: AtomicUsize,
+    start: u64,
+    len: u64,
 }
 
 impl PackData {
-    /// Maps `path` from byte `start` on (a bundle's pack follows its header).
-    pub fn map(path: &Path, start: usize) -> std::io::Result<PackData> {
+    /// The pack in `path` from byte `start` on (a bundle's pack follows
+    /// its header).
+    pub fn open(path: &Path, start: u64) -> std::io::Result<PackData> {
         let file = File::open(path)?;
-        // SAFETY: a read-only private mapping. Another process truncating
-        // the pack while it is verified would make a read fault (SIGBUS),
-        // as it would for git and gitoxide, which map packs the same way;
-        // the bytes are otherwise only read, never written.
-        let map = unsafe { memmap2::Mmap::map(&file)? };
-        if map.len() < start {
+        let size = file.metadata()?.len();
+        if size < start {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::UnexpectedEof,
                 "the file ends before its pack starts",
             ));
         }
         Ok(PackData {
-            backing: Backing::Map(map),
+            backing: Backing::File(file),
             start,
-            touched: AtomicUsize::new(0),
+            len: size - start,
         })
     }
 
     /// A pack held in memory.
     pub fn bytes(bytes: Vec<u8>) -> PackData {
+        let len = bytes.len() as u64;
         PackData {
             backing: Backing::Bytes(bytes),
             start: 0,
-            touched: AtomicUsize::new(0),
+            len,
         }
     }
 
-    /// The whole pack.
-    pub fn all(&self) -> &[u8] {
+    /// The pack's length in bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Bytes `from..to` of the pack (clamped to its end) into `buf`.
+    pub fn read(&self, from: u64, to: u64, buf: &mut Vec<u8>) -> std::io::Result<()> {
+        let to = to.min(self.len);
+        let from = from.min(to);
+        buf.clear();
         match &self.backing {
-            Backing::Map(m) => &m[self.start..],
-            Backing::Bytes(b) => &b[self.start..],
+            Backing::Bytes(b) => buf.extend_from_slice(&b[from as usize..to as usize]),
+            Backing::File(f) => {
+                buf.resize((to - from) as usize, 0);
+                read_at(f, buf, self.start + from)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(unix)]
+fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
+}
+
+#[cfg(windows)]
+fn read_at(f: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+    while !buf.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(f, buf, at)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A forward reader over the pack: a window of it in memory, moved on
+/// (and grown when an entry needs more) as the reads go forward.
+pub struct Window<'a> {
+    data: &'a PackData,
+    buf: Vec<u8>,
+    at: u64,
+}
+
+/// What a window reads at least at a time.
+const WINDOW: u64 = 4 << 20;
+
+impl<'a> Window<'a> {
+    pub fn new(data: &'a PackData) -> Self {
+        Window {
+            data,
+            buf: Vec::new(),
+            at: 0,
         }
     }
 
-    /// Bytes `from..to` of the pack (clamped to its end), counted towards
-    /// the next drop of the mapped pages.
-    pub fn read(&self, from: u64, to: u64) -> &[u8] {
-        let all = self.all();
-        let to = (to.min(all.len() as u64)) as usize;
-        let from = (from as usize).min(to);
-        // A read fault maps the pages around the one read too (the
-        // kernel's fault-around, 64 KiB by default): counted as such.
-        self.touch(to - from + FAULT_AROUND);
-        &all[from..to]
-    }
-
-    /// The pack from `from` to its trailer, not counted: the caller counts
-    /// what it used with [`touch`](Self::touch).
-    pub fn rest(&self, from: u64) -> &[u8] {
-        let all = self.all();
-        let end = all.len().saturating_sub(20);
-        &all[(from as usize).min(end)..end]
-    }
-
-    /// Counts `len` bytes read towards the next drop of the mapped pages.
-    pub fn touch(&self, len: usize) {
-        if self.touched.fetch_add(len, Ordering::Relaxed) + len < WINDOW {
-            return;
+    /// Bytes `from..to` (clamped to the pack's end); `from` at or after
+    /// the last call's.
+    pub fn get(&mut self, from: u64, to: u64) -> std::io::Result<&[u8]> {
+        let to = to.min(self.data.len());
+        let from = from.min(to);
+        if from < self.at || to > self.at + self.buf.len() as u64 {
+            let until = to.max(from + WINDOW);
+            let mut buf = std::mem::take(&mut self.buf);
+            self.data.read(from, until, &mut buf)?;
+            self.buf = buf;
+            self.at = from;
         }
-        self.touched.store(0, Ordering::Relaxed);
-        if let Backing::Map(map) = &self.backing {
-            // SAFETY: the mapping is private and read-only: dropping its
-            // pages loses nothing (the next read faults them in again from
-            // the page cache, with the same bytes), even while another
-            // thread reads them.
-            let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
-        }
+        Ok(&self.buf[(from - self.at) as usize..(to - self.at) as usize])
     }
 }
 
@@ -195,10 +216,11 @@ impl Layout {
     }
 }
 
-/// The pack's header: its version is 2 or 3, and how many objects it holds.
-pub fn header(pack: &[u8]) -> Result<u32, String> {
-    if pack.len() < 12 + 20 {
-        return Err(format!("truncated: {} bytes is too short for a pack", pack.len()));
+/// The pack's header (its first 12 bytes of `len`): its version is 2 or
+/// 3, and how many objects it holds.
+pub fn header(pack: &[u8], len: u64) -> Result<u32, String> {
+    if len < 12 + 20 || pack.len() < 12 {
+        return Err(format!("truncated: {len} bytes is too short for a pack"));
     }
     if &pack[..4] != b"PACK" {
         return Err("not a pack (no PACK signature)".into());

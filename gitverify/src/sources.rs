@@ -140,7 +140,7 @@ impl Source {
         match self {
             Source::Pack { pack, index } => {
                 let report = Reporter::new(out.clone(), pack);
-                let data = match PackData::map(pack, 0) {
+                let data = match PackData::open(pack, 0) {
                     Ok(d) => d,
                     Err(e) => return report.damage(None, None, format!("cannot be read: {e}")),
                 };
@@ -159,15 +159,11 @@ impl Source {
             }
             Source::Bundle(path) => {
                 let report = Reporter::new(out.clone(), path);
-                let data = match PackData::map(path, 0) {
-                    Ok(d) => d,
-                    Err(e) => return report.damage(None, None, format!("cannot be read: {e}")),
-                };
-                let start = match bundle::pack_start(data.all()) {
+                let start = match bundle::read_header(path) {
                     Ok(s) => s,
                     Err(e) => return report.damage(None, None, e),
                 };
-                match PackData::map(path, start) {
+                match PackData::open(path, start) {
                     Ok(d) => verify::verify_pack(&d, path, None, options, out),
                     Err(e) => report.damage(None, None, format!("cannot be read: {e}")),
                 }

@@ -11,7 +11,7 @@ use crate::entry::{self, Stored};
 use crate::hashing::{Batcher, Message, Reporter};
 use crate::idx::{self, Index};
 use crate::inflate::Inflater;
-use crate::pack::{self, Layout, NONE, PackData};
+use crate::pack::{self, Layout, NONE, PackData, Window};
 use crate::walk::{Children, Round, Walker};
 use crate::Options;
 
@@ -34,20 +34,47 @@ impl Resolved {
     }
 }
 
-/// The pack's trailer: the SHA-1 of everything before it (read through
-/// [`PackData::read`], so its pages are dropped as it goes).
+/// The pack's trailer: the SHA-1 of everything before it.
 fn check_trailer(data: &PackData, report: &Reporter) {
-    let end = data.all().len() - 20;
+    let end = data.len() - 20;
     let mut hasher = sha1dc_wasm::Hasher::builder().detect_collisions(false).build();
+    let mut buf = Vec::new();
     let mut at = 0;
     while at < end {
-        let next = (at + (1 << 20)).min(end);
-        hasher.update(data.read(at as u64, next as u64));
+        let next = (at + (4 << 20)).min(end);
+        if let Err(e) = data.read(at, next, &mut buf) {
+            return report.damage(Some(at), None, format!("cannot be read: {e}"));
+        }
+        hasher.update(&buf);
         at = next;
     }
-    if hasher.finalize().sha1().as_ref() != &data.all()[end..] {
-        report.damage(None, None, "wrong trailer: the pack's checksum does not match its content".into());
+    let sum = hasher.finalize().sha1();
+    match data.read(end, end + 20, &mut buf) {
+        Ok(()) if sum.as_ref() == buf.as_slice() => {}
+        Ok(()) => report.damage(None, None, "wrong trailer: the pack's checksum does not match its content".into()),
+        Err(e) => report.damage(Some(end), None, format!("cannot be read: {e}")),
     }
+}
+
+/// The largest zlib stream any encoder makes of `size` bytes (zlib's own
+/// bound is about size / 3300 over the size, stored blocks size / 13000):
+/// how much of the pack an entry is read with.
+fn max_stream(size: u64) -> u64 {
+    size.saturating_add(size >> 10).saturating_add(1024)
+}
+
+/// Reads and inflates the entry at `pos` (index-less): its header, its
+/// data, and the compressed bytes it took.
+fn read_entry(window: &mut Window, inflater: &mut Inflater, pos: u64, end: u64, out: &mut Vec<u8>) -> Result<(entry::EntryHeader, u64), String> {
+    let io = |e: std::io::Error| format!("cannot be read: {e}");
+    let h = entry::parse(window.get(pos, (pos + 32).min(end)).map_err(io)?, pos).map_err(|e| e.to_string())?;
+    let data_at = pos + h.len as u64;
+    let rest = end.saturating_sub(data_at);
+    let input = window.get(data_at, data_at.saturating_add(max_stream(h.size).min(rest))).map_err(io)?;
+    let used = inflater
+        .inflate(input, h.size, out)
+        .map_err(|e| format!("its zlib stream: {e}"))?;
+    Ok((h, used as u64))
 }
 
 /// The trailer checked on a thread of its own when there are workers to
@@ -64,7 +91,8 @@ fn spawn_trailer<'s>(scope: &'s std::thread::Scope<'s, '_>, data: &'s PackData, 
 /// Verifies one pack: every object hashed and reported on `out`.
 pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, options: &Options, out: &Sender<Message>) {
     let report = Reporter::new(out.clone(), file);
-    let count = match pack::header(data.all()) {
+    let mut head = Vec::new();
+    let count = match data.read(0, 12, &mut head).map_err(|e| format!("cannot be read: {e}")).and_then(|()| pack::header(&head, data.len())) {
         Ok(n) => n,
         Err(e) => {
             let _ = out.send(Message::Source(file.to_path_buf(), 0));
@@ -91,7 +119,7 @@ pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, op
                     }
                     report.damage(None, None, "the index disagrees with the pack: the pack is verified without it".into());
                 }
-                spawn_trailer(scope, data, file, out, threads);
+                    spawn_trailer(scope, data, file, out, threads);
                 let layout = scan(data, file, count, options, out, &mut resolved, &mut kept);
                 (layout, false)
             }
@@ -127,11 +155,13 @@ type Problems = Vec<(Option<u64>, String)>;
 /// with the layout; any other disagreement is returned alone, and the
 /// pack is then walked without the index.
 fn from_index(data: &PackData, index: &Index, count: u32) -> Result<(Layout, Problems), Problems> {
-    let all = data.all();
-    let end = (all.len() - 20) as u64;
+    let end = data.len() - 20;
     let mut problems = Vec::new();
     let mut crc_problems = Vec::new();
-    if index.pack_checksum != all[all.len() - 20..] {
+    let mut window = Window::new(data);
+    let mut trailer = Vec::new();
+    let _ = data.read(end, end + 20, &mut trailer);
+    if index.pack_checksum[..] != trailer[..] {
         problems.push((None, "the index is for another pack (its pack checksum is not this pack's trailer)".to_string()));
     }
     if index.entries.len() as u64 != u64::from(count) {
@@ -148,7 +178,13 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<(Layout, Pro
             problems.push((Some(e.offset), format!("the index places {} at offset {}, where no entry can start", hex(&e.id), e.offset)));
             continue;
         }
-        let bytes = data.read(e.offset, next);
+        let bytes = match window.get(e.offset, next) {
+            Ok(b) => b,
+            Err(err) => {
+                problems.push((Some(e.offset), format!("cannot be read: {err}")));
+                break;
+            }
+        };
         let h = match entry::parse(bytes, e.offset) {
             Ok(h) => h,
             Err(err) => {
@@ -203,8 +239,8 @@ fn scan(
     resolved: &mut Resolved,
     kept: &mut Vec<Option<Box<[u8]>>>,
 ) -> Layout {
-    let all = data.all();
-    let end = all.len() - 20;
+    let end = data.len() - 20;
+    let mut window = Window::new(data);
     let mut layout = Layout::default();
     layout.slots.reserve(count as usize);
     let threads = options.threads.max(1);
@@ -238,57 +274,50 @@ fn scan(
         let mut inline = (threads == 1).then(|| Batcher::new(options.content, out.clone(), file));
         let mut bundle = Vec::new();
         let mut bundle_bytes = 0;
-        let mut pos = 12usize;
+        let mut pos = 12u64;
         let mut resynced = false;
         while (layout.slots.len() as u64) < u64::from(count) {
             let i = layout.slots.len() as u32;
             if pos >= end {
                 if !resynced {
-                    report.damage(Some(pos as u64), None, format!("truncated: the header says {count} objects, the pack holds {i}"));
+                    report.damage(Some(pos), None, format!("truncated: the header says {count} objects, the pack holds {i}"));
                 }
                 break;
             }
-            let parsed = entry::parse(&all[pos..end], pos as u64).map_err(|e| e.to_string()).and_then(|h| {
-                let mut content = Vec::new();
-                let used = inflater
-                    .inflate(data.rest((pos + h.len) as u64), h.size, &mut content)
-                    .map_err(|e| format!("its zlib stream: {e}"))?;
-                Ok((h, used, content))
-            });
-            let (h, used, content) = match parsed {
+            let mut content = Vec::new();
+            let (h, used) = match read_entry(&mut window, &mut inflater, pos, end, &mut content) {
                 Ok(p) => p,
                 Err(e) => {
                     // Without an index the next entry's start is unknown:
                     // look for the next bytes that parse and inflate as one.
                     resynced = true;
-                    match resync(all, pos + 1, end, &mut inflater) {
+                    match resync(&mut window, pos + 1, end, &mut inflater) {
                         Some(next) => {
-                            report.damage(Some(pos as u64), None, format!("{e}; the next entry found starts at offset {next} ({} bytes skipped)", next - pos));
+                            report.damage(Some(pos), None, format!("{e}; the next entry found starts at offset {next} ({} bytes skipped)", next - pos));
                             pos = next;
                             continue;
                         }
                         None => {
-                            report.damage(Some(pos as u64), None, format!("{e}; no entry found after it"));
+                            report.damage(Some(pos), None, format!("{e}; no entry found after it"));
                             break;
                         }
                     }
                 }
             };
-            data.touch(h.len + used);
-            let data_at = pos + h.len;
-            if let Err(e) = layout.push(pos as u64, &h) {
-                report.damage(Some(pos as u64), None, e);
-                layout.slots.push(pack::Slot { offset: pos as u64, end: 0, size: h.size, base: NONE, header: h.len as u8, type_id: 0 });
+            let data_at = pos + h.len as u64;
+            if let Err(e) = layout.push(pos, &h) {
+                report.damage(Some(pos), None, e);
+                layout.slots.push(pack::Slot { offset: pos, end: 0, size: h.size, base: NONE, header: h.len as u8, type_id: 0 });
             }
             let slot = layout.slots.last_mut().expect("pushed");
-            slot.end = (data_at + used) as u64;
+            slot.end = data_at + used;
             match h.stored {
                 Stored::Whole(kind) => {
                     if let Some(b) = inline.as_mut() {
-                        b.add(i, Some(pos as u64), kind, std::rc::Rc::new(content));
+                        b.add(i, Some(pos), kind, std::rc::Rc::new(content));
                     } else {
                         bundle_bytes += content.len();
-                        bundle.push((i, pos as u64, kind, content));
+                        bundle.push((i, pos, kind, content));
                         if bundle_bytes >= 1 << 20 {
                             bundle_bytes = 0;
                             let _ = tx.send(std::mem::take(&mut bundle));
@@ -305,7 +334,7 @@ fn scan(
             pos = data_at + used;
         }
         if layout.slots.len() == count as usize && pos != end && !resynced {
-            report.damage(Some(pos as u64), None, format!("{} bytes between the last entry and the trailer", end - pos));
+            report.damage(Some(pos), None, format!("{} bytes between the last entry and the trailer", end - pos));
         }
         if !bundle.is_empty() {
             let _ = tx.send(bundle);
@@ -326,16 +355,19 @@ fn scan(
 
 /// The first offset from `from` on where an entry header and a zlib
 /// stream of exactly its declared size parse (after damage, index-less).
-fn resync(all: &[u8], from: usize, end: usize, inflater: &mut Inflater) -> Option<usize> {
+fn resync(window: &mut Window, from: u64, end: u64, inflater: &mut Inflater) -> Option<u64> {
     let mut scratch = Vec::new();
     (from..end).find(|&p| {
-        let Ok(h) = entry::parse(&all[p..end], p as u64) else {
+        let Ok(Ok(h)) = window.get(p, (p + 32).min(end)).map(|b| entry::parse(b, p)) else {
             return false;
         };
-        let z = p + h.len;
+        let z = p + h.len as u64;
         // A zlib header: deflate with a 32 KiB window, and its check bits.
-        let zlib = z + 2 <= end && all[z] == 0x78 && (u16::from(all[z]) << 8 | u16::from(all[z + 1])) % 31 == 0;
-        zlib && inflater.inflate(&all[z..end], h.size, &mut scratch).is_ok()
+        let zlib = match window.get(z, (z + 2).min(end)) {
+            Ok(&[cmf, flg]) => cmf == 0x78 && (u16::from(cmf) << 8 | u16::from(flg)) % 31 == 0,
+            _ => false,
+        };
+        zlib && read_entry(window, inflater, p, end, &mut scratch).is_ok()
     })
 }
 

@@ -94,6 +94,8 @@ pub(crate) struct Walker<'a, 'b> {
     pub(crate) batcher: Batcher<'b>,
     inflater: Inflater,
     delta: Vec<u8>,
+    /// An entry's compressed bytes, as read.
+    raw: Vec<u8>,
 }
 
 /// Roots taken at a time from the shared list.
@@ -106,6 +108,7 @@ impl<'a, 'b> Walker<'a, 'b> {
             batcher,
             inflater: Inflater::new(),
             delta: Vec::new(),
+            raw: Vec::new(),
         }
     }
 
@@ -142,9 +145,9 @@ impl<'a, 'b> Walker<'a, 'b> {
     fn inflate_whole(&mut self, entry: u32) -> Result<Vec<u8>, String> {
         let s = *self.slot(entry);
         let mut out = Vec::new();
-        let data = self.round.pack.read(s.data(), s.end);
+        self.round.pack.read(s.data(), s.end, &mut self.raw).map_err(|e| format!("cannot be read: {e}"))?;
         self.inflater
-            .inflate(data, s.size, &mut out)
+            .inflate(&self.raw, s.size, &mut out)
             .map_err(|e| format!("its zlib stream: {e}"))?;
         Ok(out)
     }
@@ -155,9 +158,9 @@ impl<'a, 'b> Walker<'a, 'b> {
         let delta: &[u8] = match self.round.kept.get(entry as usize) {
             Some(Some(kept)) => kept,
             _ => {
-                let data = self.round.pack.read(s.data(), s.end);
+                self.round.pack.read(s.data(), s.end, &mut self.raw).map_err(|e| format!("cannot be read: {e}"))?;
                 self.inflater
-                    .inflate(data, s.size, &mut self.delta)
+                    .inflate(&self.raw, s.size, &mut self.delta)
                     .map_err(|e| format!("its delta's zlib stream: {e}"))?;
                 &self.delta
             }
