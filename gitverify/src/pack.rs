@@ -179,6 +179,8 @@ pub struct Layout {
     pub slots: Vec<Slot>,
     /// (entry, base id) of each REF_DELTA, by entry.
     pub ref_bases: Vec<(u32, [u8; 20])>,
+    /// The id the index gives each entry (empty without an index).
+    pub expected: Vec<[u8; 20]>,
 }
 
 impl Layout {
@@ -190,12 +192,28 @@ impl Layout {
             .map(|i| i as u32)
     }
 
+    /// The entry starting at `offset`, searched from the last one back
+    /// (an OFS_DELTA's base is most often a recent entry).
+    fn at_near(&self, offset: u64) -> Option<u32> {
+        let n = self.slots.len();
+        let mut step = 1;
+        while step < n && self.slots[n - step].offset > offset {
+            step *= 2;
+        }
+        let from = n.saturating_sub(step);
+        let to = n - step / 2;
+        self.slots[from..to]
+            .binary_search_by(|s| s.offset.cmp(&offset))
+            .ok()
+            .map(|i| (from + i) as u32)
+    }
+
     /// Adds the entry at `offset` whose header is `h`; its end is set later.
     pub fn push(&mut self, offset: u64, h: &entry::EntryHeader) -> Result<(), String> {
         let index = self.slots.len() as u32;
         let (type_id, base) = match h.stored {
             Stored::Whole(kind) => (entry::type_number(kind), NONE),
-            Stored::OfsDelta(base) => match self.at(base) {
+            Stored::OfsDelta(base) => match self.at_near(base) {
                 Some(b) => (6, b),
                 None => return Err(format!("its OFS_DELTA base offset {base} is not where an entry starts")),
             },

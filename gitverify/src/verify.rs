@@ -167,13 +167,15 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<(Layout, Pro
     if index.entries.len() as u64 != u64::from(count) {
         problems.push((None, format!("the index lists {} objects, the pack's header {count}", index.entries.len())));
     }
-    let mut by_offset: Vec<usize> = (0..index.entries.len()).collect();
-    by_offset.sort_unstable_by_key(|&i| index.entries[i].offset);
+    let mut by_offset: Vec<(u64, u32)> = index.entries.iter().enumerate().map(|(i, e)| (e.offset, i as u32)).collect();
+    by_offset.sort_unstable();
     let mut layout = Layout::default();
     layout.slots.reserve(by_offset.len());
-    for (k, &i) in by_offset.iter().enumerate() {
+    layout.expected.reserve(by_offset.len());
+    for (k, &(_, i)) in by_offset.iter().enumerate() {
+        let i = i as usize;
         let e = &index.entries[i];
-        let next = by_offset.get(k + 1).map_or(end, |&j| index.entries[j].offset);
+        let next = by_offset.get(k + 1).map_or(end, |&(o, _)| o);
         if e.offset < 12 || e.offset >= next {
             problems.push((Some(e.offset), format!("the index places {} at offset {}, where no entry can start", hex(&e.id), e.offset)));
             continue;
@@ -207,6 +209,7 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<(Layout, Pro
             continue;
         }
         layout.slots.last_mut().expect("pushed").end = next;
+        layout.expected.push(e.id);
     }
     if problems.is_empty() {
         Ok((layout, crc_problems))
@@ -495,13 +498,9 @@ fn explain_unresolved(layout: &Layout, resolved: &Resolved, report: &Reporter) {
 /// of ids and offsets are compared instead.
 fn compare_ids(layout: &Layout, resolved: &Resolved, index: &Index, trusted: bool, report: &Reporter) {
     if trusted {
-        // Rebuild the id of each slot from the index, in offset order.
-        let mut by_offset: Vec<&idx::IndexEntry> = index.entries.iter().collect();
-        by_offset.sort_unstable_by_key(|e| e.offset);
-        for (slot, e) in layout.slots.iter().zip(by_offset) {
-            let i = layout.at(slot.offset).expect("a slot") as usize;
-            if resolved.done[i] && resolved.ids[i] != e.id {
-                report.damage(Some(slot.offset), Some(resolved.ids[i]), format!("hashes to {}, but the index names it {}", hex(&resolved.ids[i]), hex(&e.id)));
+        for (i, (slot, id)) in layout.slots.iter().zip(&layout.expected).enumerate() {
+            if resolved.done[i] && resolved.ids[i] != *id {
+                report.damage(Some(slot.offset), Some(resolved.ids[i]), format!("hashes to {}, but the index names it {}", hex(&resolved.ids[i]), hex(id)));
             }
         }
         return;
