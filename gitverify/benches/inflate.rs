@@ -113,7 +113,10 @@ fn miniz(pack: &[u8], streams: &[Stream]) -> u64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let pack = match args.first() {
         Some(path) => std::fs::read(path).expect("reading the pack"),
         None => own_history_pack(),

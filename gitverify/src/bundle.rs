@@ -34,7 +34,9 @@ pub fn read_header(path: &std::path::Path) -> Result<u64, String> {
     let mut reader = file.take(64 << 20);
     loop {
         let mut chunk = [0u8; 65536];
-        let n = reader.read(&mut chunk).map_err(|e| format!("cannot be read: {e}"))?;
+        let n = reader
+            .read(&mut chunk)
+            .map_err(|e| format!("cannot be read: {e}"))?;
         head.extend_from_slice(&chunk[..n]);
         if head.len() >= 16 && !is_bundle(&head) {
             return Err("not a git bundle (no v2 or v3 signature)".into());

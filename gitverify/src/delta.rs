@@ -31,12 +31,17 @@ impl std::fmt::Display for DeltaError {
                 f,
                 "the delta copies {len} bytes at offset {offset}, beyond its base of {base} bytes"
             ),
-            DeltaError::ReservedInstruction => f.write_str("the delta holds the reserved instruction 0"),
+            DeltaError::ReservedInstruction => {
+                f.write_str("the delta holds the reserved instruction 0")
+            }
             DeltaError::ResultSize { declared, actual } => write!(
                 f,
                 "the delta declares a result of {declared} bytes but writes {actual} or more"
             ),
-            DeltaError::TooLarge(n) => write!(f, "the delta declares a result of {n} bytes, too large to hold"),
+            DeltaError::TooLarge(n) => write!(
+                f,
+                "the delta declares a result of {n} bytes, too large to hold"
+            ),
         }
     }
 }
@@ -164,15 +169,37 @@ mod tests {
         let base = b"hello";
         let mut out = Vec::new();
         let err = |d: &[u8]| apply(base, d, &mut Vec::new()).unwrap_err();
-        assert_eq!(err(&[4, 1, 1, b'x']), DeltaError::BaseSize { declared: 4, actual: 5 });
+        assert_eq!(
+            err(&[4, 1, 1, b'x']),
+            DeltaError::BaseSize {
+                declared: 4,
+                actual: 5
+            }
+        );
         assert_eq!(
             err(&[5, 6, 0x91, 2, 6]),
-            DeltaError::CopyOutOfBase { offset: 2, len: 6, base: 5 }
+            DeltaError::CopyOutOfBase {
+                offset: 2,
+                len: 6,
+                base: 5
+            }
         );
         assert_eq!(err(&[5, 1, 0]), DeltaError::ReservedInstruction);
         assert_eq!(err(&[5, 3, 2, b'x']), DeltaError::Truncated);
-        assert_eq!(err(&[5, 1, 2, b'x', b'y']), DeltaError::ResultSize { declared: 1, actual: 2 });
-        assert_eq!(err(&[5, 3, 1, b'x']), DeltaError::ResultSize { declared: 3, actual: 1 });
+        assert_eq!(
+            err(&[5, 1, 2, b'x', b'y']),
+            DeltaError::ResultSize {
+                declared: 1,
+                actual: 2
+            }
+        );
+        assert_eq!(
+            err(&[5, 3, 1, b'x']),
+            DeltaError::ResultSize {
+                declared: 3,
+                actual: 1
+            }
+        );
         // Terabytes declared by a few bytes: refused before allocating.
         let huge = [5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40];
         assert!(matches!(err(&huge), DeltaError::ResultSize { .. }));

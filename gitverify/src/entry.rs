@@ -137,10 +137,16 @@ mod tests {
     fn headers() {
         // blob of 5 bytes
         let h = parse(&[0x35], 12).unwrap();
-        assert_eq!((h.stored, h.size, h.len), (Stored::Whole(ObjectKind::Blob), 5, 1));
+        assert_eq!(
+            (h.stored, h.size, h.len),
+            (Stored::Whole(ObjectKind::Blob), 5, 1)
+        );
         // commit of 0x123 bytes: low nibble 3, then 0x12
         let h = parse(&[0x93, 0x12], 12).unwrap();
-        assert_eq!((h.stored, h.size), (Stored::Whole(ObjectKind::Commit), 0x123));
+        assert_eq!(
+            (h.stored, h.size),
+            (Stored::Whole(ObjectKind::Commit), 0x123)
+        );
         // OFS_DELTA of 7 bytes, base 0x80 + 1 bytes back (two-byte form)
         let h = parse(&[0x67, 0x80, 0x01], 1000).unwrap();
         assert_eq!(h.stored, Stored::OfsDelta(1000 - 129));
@@ -148,7 +154,9 @@ mod tests {
         assert_eq!(parse(&[0x05], 12), Err(HeaderError::UnknownType(0)));
         assert_eq!(parse(&[0x55], 12), Err(HeaderError::UnknownType(5)));
         assert_eq!(parse(&[0xb5], 12), Err(HeaderError::Truncated));
-        let huge = [0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f];
+        let huge = [
+            0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+        ];
         assert_eq!(parse(&huge, 12), Err(HeaderError::SizeOverflow));
     }
 }

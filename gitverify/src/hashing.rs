@@ -123,8 +123,11 @@ impl<'a> Batcher<'a> {
     fn alone(&mut self, entry: u32, pack_offset: Option<u64>, kind: ObjectKind, content: &[u8]) {
         let mut hasher = self.builder.build_object(kind, content.len() as u64);
         hasher.update(content);
-        let object = hasher.finalize().expect("the length announced is the content's");
-        let plain = (self.content_check && kind == ObjectKind::Blob).then(|| self.builder.hash(content));
+        let object = hasher
+            .finalize()
+            .expect("the length announced is the content's");
+        let plain =
+            (self.content_check && kind == ObjectKind::Blob).then(|| self.builder.hash(content));
         let size = content.len() as u64;
         let flags = (object_flag(&object), plain.as_ref().and_then(content_flag));
         self.record(entry, pack_offset, kind, size, object.sha1(), flags);
@@ -258,13 +261,26 @@ mod tests {
         let mut batcher = Batcher::new(false, tx, Path::new("p.pack"));
         let dv = DisturbanceVector::by_index(3).unwrap();
         let id = sha1dc_wasm::hash(b"x").sha1();
-        batcher.record(7, Some(1234), ObjectKind::Tree, 999, id, (Some((320, dv)), None));
+        batcher.record(
+            7,
+            Some(1234),
+            ObjectKind::Tree,
+            999,
+            id,
+            (Some((320, dv)), None),
+        );
         batcher.flush();
         let found = findings(&rx);
         assert_eq!(found.len(), 1);
         let f = &found[0];
-        assert_eq!((f.check, f.id, f.kind, f.size, f.offset, f.dv), (Check::Object, id, ObjectKind::Tree, 999, 320, dv));
-        assert_eq!((f.pack_offset, f.file.as_path()), (Some(1234), Path::new("p.pack")));
+        assert_eq!(
+            (f.check, f.id, f.kind, f.size, f.offset, f.dv),
+            (Check::Object, id, ObjectKind::Tree, 999, 320, dv)
+        );
+        assert_eq!(
+            (f.pack_offset, f.file.as_path()),
+            (Some(1234), Path::new("p.pack"))
+        );
         assert_eq!(batcher.done, [(7, id.into())]);
     }
 
@@ -280,9 +296,20 @@ mod tests {
             batcher.add(0, None, ObjectKind::Blob, Rc::new(PDF.to_vec()));
             batcher.add(1, None, ObjectKind::Blob, Rc::new(b"hello\n".to_vec()));
             batcher.flush();
-            let ids: Vec<String> = batcher.done.iter().map(|(_, id)| Digest::from(*id).to_string()).collect();
+            let ids: Vec<String> = batcher
+                .done
+                .iter()
+                .map(|(_, id)| Digest::from(*id).to_string())
+                .collect();
             // `git hash-object tests/data/shattered-1.pdf`, `echo hello | git hash-object --stdin`
-            assert_eq!(ids, ["ba9aaa145ccd24ef760cf31c74d8f7ca1a2e47b0", "ce013625030ba8dba906f756967f9e9ca394464a"], "alone {alone}");
+            assert_eq!(
+                ids,
+                [
+                    "ba9aaa145ccd24ef760cf31c74d8f7ca1a2e47b0",
+                    "ce013625030ba8dba906f756967f9e9ca394464a"
+                ],
+                "alone {alone}"
+            );
             let found = findings(&rx);
             assert_eq!(found.len(), 1, "alone {alone}");
             assert_eq!((found[0].check, found[0].offset), (Check::Content, 256));

@@ -40,8 +40,13 @@ pub fn checksum(data: &[u8]) -> [u8; 20] {
 impl Index {
     /// Parses the bytes of an `.idx` file.
     pub fn parse(b: &[u8]) -> Result<Index, String> {
-        if b.len() < 8 + 256 * 4 + 40 && !(b.len() >= 256 * 4 + 40 && b[..4] != [0xff, b't', b'O', b'c']) {
-            return Err(format!("the index is {} bytes, too short to be one", b.len()));
+        if b.len() < 8 + 256 * 4 + 40
+            && !(b.len() >= 256 * 4 + 40 && b[..4] != [0xff, b't', b'O', b'c'])
+        {
+            return Err(format!(
+                "the index is {} bytes, too short to be one",
+                b.len()
+            ));
         }
         let (v2, fanout_at) = if b[..4] == [0xff, b't', b'O', b'c'] {
             match be32(b, 4) {
@@ -70,7 +75,9 @@ impl Index {
             let (ids, crcs, offs) = (tables, tables + 20 * n, tables + 24 * n);
             let large = offs + 4 * n;
             if large + 40 > b.len() {
-                return Err(format!("the index lists {n} objects but is too short for them"));
+                return Err(format!(
+                    "the index lists {n} objects but is too short for them"
+                ));
             }
             let large_count = (b.len() - 40 - large) / 8;
             for i in 0..n {
@@ -80,19 +87,29 @@ impl Index {
                 } else {
                     let k = (raw & 0x7fff_ffff) as usize;
                     if k >= large_count {
-                        return Err(format!("the index's entry {i} names large offset {k}, which is not in it"));
+                        return Err(format!(
+                            "the index's entry {i} names large offset {k}, which is not in it"
+                        ));
                     }
-                    u64::from_be_bytes(b[large + 8 * k..large + 8 * k + 8].try_into().expect("8 bytes"))
+                    u64::from_be_bytes(
+                        b[large + 8 * k..large + 8 * k + 8]
+                            .try_into()
+                            .expect("8 bytes"),
+                    )
                 };
                 entries.push(IndexEntry {
-                    id: b[ids + 20 * i..ids + 20 * i + 20].try_into().expect("20 bytes"),
+                    id: b[ids + 20 * i..ids + 20 * i + 20]
+                        .try_into()
+                        .expect("20 bytes"),
                     offset,
                     crc: Some(be32(b, crcs + 4 * i)),
                 });
             }
         } else {
             if tables + 24 * n + 40 != b.len() {
-                return Err(format!("the index lists {n} objects but is not the size for them"));
+                return Err(format!(
+                    "the index lists {n} objects but is not the size for them"
+                ));
             }
             for i in 0..n {
                 let at = tables + 24 * i;
@@ -105,15 +122,24 @@ impl Index {
         }
         for (i, w) in entries.windows(2).enumerate() {
             if w[0].id >= w[1].id {
-                return Err(format!("the index's ids are not in order at entry {}", i + 1));
+                return Err(format!(
+                    "the index's ids are not in order at entry {}",
+                    i + 1
+                ));
             }
         }
         for (i, e) in entries.iter().enumerate() {
             let first = usize::from(e.id[0]);
-            let below = if first == 0 { 0 } else { be32(b, fanout_at + 4 * (first - 1)) as usize };
+            let below = if first == 0 {
+                0
+            } else {
+                be32(b, fanout_at + 4 * (first - 1)) as usize
+            };
             let upto = be32(b, fanout_at + 4 * first) as usize;
             if i < below || i >= upto {
-                return Err(format!("the index's fan-out table disagrees with its entry {i}"));
+                return Err(format!(
+                    "the index's fan-out table disagrees with its entry {i}"
+                ));
             }
         }
         let pack_checksum = b[body - 20..body].try_into().expect("20 bytes");

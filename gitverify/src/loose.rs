@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::mpsc::Sender;
 
+use crate::Options;
 use crate::entry;
 use crate::hashing::{Batcher, Message, Reporter};
 use crate::inflate::Inflater;
-use crate::Options;
 
 /// Every loose object under `objects` (the `xx/` directories), in name order.
 fn list(objects: &Path) -> Vec<(PathBuf, [u8; 20])> {
@@ -53,9 +53,15 @@ fn parse(raw: &[u8]) -> Result<(sha1dc_wasm::git::ObjectKind, &[u8]), String> {
         .position(|&b| b == 0)
         .ok_or("no `<type> <len>` header")?;
     let header = &raw[..nul];
-    let space = header.iter().position(|&b| b == b' ').ok_or("no `<type> <len>` header")?;
+    let space = header
+        .iter()
+        .position(|&b| b == b' ')
+        .ok_or("no `<type> <len>` header")?;
     let kind = entry::kind_by_name(&header[..space]).ok_or_else(|| {
-        format!("unknown object type {:?}", String::from_utf8_lossy(&header[..space]))
+        format!(
+            "unknown object type {:?}",
+            String::from_utf8_lossy(&header[..space])
+        )
     })?;
     let len: u64 = std::str::from_utf8(&header[space + 1..])
         .ok()
@@ -64,7 +70,10 @@ fn parse(raw: &[u8]) -> Result<(sha1dc_wasm::git::ObjectKind, &[u8]), String> {
         .ok_or("its header's length is not a number")?;
     let content = &raw[nul + 1..];
     if content.len() as u64 != len {
-        return Err(format!("its header says {len} bytes, it holds {}", content.len()));
+        return Err(format!(
+            "its header says {len} bytes, it holds {}",
+            content.len()
+        ));
     }
     Ok((kind, content))
 }
@@ -75,7 +84,10 @@ pub fn verify_loose(objects: &Path, options: &Options, out: &Sender<Message>) {
     if objects_list.is_empty() {
         return;
     }
-    let _ = out.send(Message::Source(objects.to_path_buf(), objects_list.len() as u64));
+    let _ = out.send(Message::Source(
+        objects.to_path_buf(),
+        objects_list.len() as u64,
+    ));
     let mut inflater = Inflater::new();
     let mut batcher = Batcher::new(options.content, out.clone(), objects);
     let mut raw = Vec::new();
@@ -102,11 +114,15 @@ pub fn verify_loose(objects: &Path, options: &Options, out: &Sender<Message>) {
         let (path, named) = &objects_list[i as usize];
         if id != *named {
             let report = Reporter::new(out.clone(), path);
-            report.damage(None, Some(id), format!(
-                "the file is named {} but its content hashes to {}",
-                crate::verify::hex(named),
-                crate::verify::hex(&id)
-            ));
+            report.damage(
+                None,
+                Some(id),
+                format!(
+                    "the file is named {} but its content hashes to {}",
+                    crate::verify::hex(named),
+                    crate::verify::hex(&id)
+                ),
+            );
         }
     }
 }

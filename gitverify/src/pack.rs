@@ -215,7 +215,11 @@ impl Layout {
             Stored::Whole(kind) => (entry::type_number(kind), NONE),
             Stored::OfsDelta(base) => match self.at_near(base) {
                 Some(b) => (6, b),
-                None => return Err(format!("its OFS_DELTA base offset {base} is not where an entry starts")),
+                None => {
+                    return Err(format!(
+                        "its OFS_DELTA base offset {base} is not where an entry starts"
+                    ));
+                }
             },
             Stored::RefDelta(id) => {
                 self.ref_bases.push((index, id));
@@ -245,7 +249,9 @@ pub fn header(pack: &[u8], len: u64) -> Result<u32, String> {
     }
     let version = u32::from_be_bytes(pack[4..8].try_into().expect("4 bytes"));
     if version != 2 && version != 3 {
-        return Err(format!("pack version {version} is not supported (only 2 and 3)"));
+        return Err(format!(
+            "pack version {version} is not supported (only 2 and 3)"
+        ));
     }
     Ok(u32::from_be_bytes(pack[8..12].try_into().expect("4 bytes")))
 }

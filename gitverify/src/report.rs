@@ -165,9 +165,16 @@ impl Summary {
     /// the rest), whatever order the workers found them in.
     pub fn sort(&mut self) {
         self.findings.sort_by(|a, b| {
-            (&a.file, a.pack_offset, a.id, a.check.name()).cmp(&(&b.file, b.pack_offset, b.id, b.check.name()))
+            (&a.file, a.pack_offset, a.id, a.check.name()).cmp(&(
+                &b.file,
+                b.pack_offset,
+                b.id,
+                b.check.name(),
+            ))
         });
-        self.damage.sort_by(|a, b| (&a.file, a.offset, a.id, &a.message).cmp(&(&b.file, b.offset, b.id, &b.message)));
+        self.damage.sort_by(|a, b| {
+            (&a.file, a.offset, a.id, &a.message).cmp(&(&b.file, b.offset, b.id, &b.message))
+        });
     }
 
     /// The command's exit status: 3 when a collision was found (whatever

@@ -37,7 +37,10 @@ pub fn sources(path: &Path) -> Result<Vec<Source>, String> {
         return file_source(path).map(|s| vec![s]);
     }
     let objects = objects_dir(path).ok_or_else(|| {
-        format!("{}: not a git repository, .git directory or objects directory", path.display())
+        format!(
+            "{}: not a git repository, .git directory or objects directory",
+            path.display()
+        )
     })?;
     let mut out = Vec::new();
     let pack_dir = objects.join("pack");
@@ -65,7 +68,8 @@ fn file_source(path: &Path) -> Result<Source, String> {
     let n = {
         use std::io::Read;
         let mut f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        f.read(&mut head).map_err(|e| format!("{}: {e}", path.display()))?
+        f.read(&mut head)
+            .map_err(|e| format!("{}: {e}", path.display()))?
     };
     let head = &head[..n];
     // A `.pack` that does not start as one is still verified as one, so
@@ -77,10 +81,16 @@ fn file_source(path: &Path) -> Result<Source, String> {
             pack: path.to_path_buf(),
             index,
         })
-    } else if head.starts_with(&[0xff, b't', b'O', b'c']) || path.extension().is_some_and(|x| x == "idx") {
+    } else if head.starts_with(&[0xff, b't', b'O', b'c'])
+        || path.extension().is_some_and(|x| x == "idx")
+    {
         let pack = path.with_extension("pack");
         if !pack.is_file() {
-            return Err(format!("{}: an index without its pack {}", path.display(), pack.display()));
+            return Err(format!(
+                "{}: an index without its pack {}",
+                path.display(),
+                pack.display()
+            ));
         }
         Ok(Source::Pack {
             pack,
@@ -89,7 +99,10 @@ fn file_source(path: &Path) -> Result<Source, String> {
     } else if bundle::is_bundle(head) {
         Ok(Source::Bundle(path.to_path_buf()))
     } else {
-        Err(format!("{}: not a pack, pack index or bundle", path.display()))
+        Err(format!(
+            "{}: not a pack, pack index or bundle",
+            path.display()
+        ))
     }
 }
 
@@ -103,7 +116,11 @@ fn objects_dir(path: &Path) -> Option<PathBuf> {
         // A linked work tree or submodule: `gitdir: <path>`.
         let text = std::fs::read_to_string(&dot_git).ok()?;
         let target = PathBuf::from(text.strip_prefix("gitdir:")?.trim());
-        if target.is_absolute() { target } else { path.join(target) }
+        if target.is_absolute() {
+            target
+        } else {
+            path.join(target)
+        }
     } else if path.join("objects").is_dir() {
         path.to_path_buf()
     } else if path.join("pack").is_dir() || path.join("info").is_dir() {
@@ -130,7 +147,9 @@ pub fn current_repository(cwd: &Path) -> Option<PathBuf> {
         return Some(PathBuf::from(dir));
     }
     cwd.ancestors()
-        .find(|d| d.join(".git").exists() || (d.join("objects").is_dir() && d.join("HEAD").is_file()))
+        .find(|d| {
+            d.join(".git").exists() || (d.join("objects").is_dir() && d.join("HEAD").is_file())
+        })
         .map(Path::to_path_buf)
 }
 
@@ -146,11 +165,18 @@ impl Source {
                 };
                 let index = match index {
                     None => None,
-                    Some(path) => match std::fs::read(path).map_err(|e| e.to_string()).and_then(|b| Index::parse(&b)) {
+                    Some(path) => match std::fs::read(path)
+                        .map_err(|e| e.to_string())
+                        .and_then(|b| Index::parse(&b))
+                    {
                         Ok(i) => Some(i),
                         Err(e) => {
                             let report = Reporter::new(out.clone(), path);
-                            report.damage(None, None, format!("{e}; the pack is verified without it"));
+                            report.damage(
+                                None,
+                                None,
+                                format!("{e}; the pack is verified without it"),
+                            );
                             None
                         }
                     },

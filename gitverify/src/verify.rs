@@ -7,13 +7,13 @@ use std::path::Path;
 use std::sync::atomic::AtomicUsize;
 use std::sync::mpsc::{Sender, sync_channel};
 
+use crate::Options;
 use crate::entry::{self, Stored};
 use crate::hashing::{Batcher, Message, Reporter};
-use crate::idx::{self, Index};
+use crate::idx::Index;
 use crate::inflate::Inflater;
 use crate::pack::{self, Layout, NONE, PackData, Window};
 use crate::walk::{Children, Round, Walker};
-use crate::Options;
 
 /// What the workers learnt: each entry's id, once resolved.
 struct Resolved {
@@ -37,7 +37,9 @@ impl Resolved {
 /// The pack's trailer: the SHA-1 of everything before it.
 fn check_trailer(data: &PackData, report: &Reporter) {
     let end = data.len() - 20;
-    let mut hasher = sha1dc_wasm::Hasher::builder().detect_collisions(false).build();
+    let mut hasher = sha1dc_wasm::Hasher::builder()
+        .detect_collisions(false)
+        .build();
     let mut buf = Vec::new();
     let mut at = 0;
     while at < end {
@@ -51,7 +53,11 @@ fn check_trailer(data: &PackData, report: &Reporter) {
     let sum = hasher.finalize().sha1();
     match data.read(end, end + 20, &mut buf) {
         Ok(()) if sum.as_ref() == buf.as_slice() => {}
-        Ok(()) => report.damage(None, None, "wrong trailer: the pack's checksum does not match its content".into()),
+        Ok(()) => report.damage(
+            None,
+            None,
+            "wrong trailer: the pack's checksum does not match its content".into(),
+        ),
         Err(e) => report.damage(Some(end), None, format!("cannot be read: {e}")),
     }
 }
@@ -65,12 +71,24 @@ fn max_stream(size: u64) -> u64 {
 
 /// Reads and inflates the entry at `pos` (index-less): its header, its
 /// data, and the compressed bytes it took.
-fn read_entry(window: &mut Window, inflater: &mut Inflater, pos: u64, end: u64, out: &mut Vec<u8>) -> Result<(entry::EntryHeader, u64), String> {
+fn read_entry(
+    window: &mut Window,
+    inflater: &mut Inflater,
+    pos: u64,
+    end: u64,
+    out: &mut Vec<u8>,
+) -> Result<(entry::EntryHeader, u64), String> {
     let io = |e: std::io::Error| format!("cannot be read: {e}");
-    let h = entry::parse(window.get(pos, (pos + 32).min(end)).map_err(io)?, pos).map_err(|e| e.to_string())?;
+    let h = entry::parse(window.get(pos, (pos + 32).min(end)).map_err(io)?, pos)
+        .map_err(|e| e.to_string())?;
     let data_at = pos + h.len as u64;
     let rest = end.saturating_sub(data_at);
-    let input = window.get(data_at, data_at.saturating_add(max_stream(h.size).min(rest))).map_err(io)?;
+    let input = window
+        .get(
+            data_at,
+            data_at.saturating_add(max_stream(h.size).min(rest)),
+        )
+        .map_err(io)?;
     let used = inflater
         .inflate(input, h.size, out)
         .map_err(|e| format!("its zlib stream: {e}"))?;
@@ -79,7 +97,13 @@ fn read_entry(window: &mut Window, inflater: &mut Inflater, pos: u64, end: u64, 
 
 /// The trailer checked on a thread of its own when there are workers to
 /// spare, else on this one.
-fn spawn_trailer<'s>(scope: &'s std::thread::Scope<'s, '_>, data: &'s PackData, file: &'s Path, out: &Sender<Message>, threads: usize) {
+fn spawn_trailer<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    data: &'s PackData,
+    file: &'s Path,
+    out: &Sender<Message>,
+    threads: usize,
+) {
     let report = Reporter::new(out.clone(), file);
     if threads > 1 {
         scope.spawn(move || check_trailer(data, &report));
@@ -89,10 +113,20 @@ fn spawn_trailer<'s>(scope: &'s std::thread::Scope<'s, '_>, data: &'s PackData, 
 }
 
 /// Verifies one pack: every object hashed and reported on `out`.
-pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, options: &Options, out: &Sender<Message>) {
+pub(crate) fn verify_pack(
+    data: &PackData,
+    file: &Path,
+    index: Option<Index>,
+    options: &Options,
+    out: &Sender<Message>,
+) {
     let report = Reporter::new(out.clone(), file);
     let mut head = Vec::new();
-    let count = match data.read(0, 12, &mut head).map_err(|e| format!("cannot be read: {e}")).and_then(|()| pack::header(&head, data.len())) {
+    let count = match data
+        .read(0, 12, &mut head)
+        .map_err(|e| format!("cannot be read: {e}"))
+        .and_then(|()| pack::header(&head, data.len()))
+    {
         Ok(n) => n,
         Err(e) => {
             let _ = out.send(Message::Source(file.to_path_buf(), 0));
@@ -101,7 +135,10 @@ pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, op
     };
     let _ = out.send(Message::Source(file.to_path_buf(), u64::from(count)));
     let threads = options.threads.max(1);
-    let mut resolved = Resolved { ids: Vec::new(), done: Vec::new() };
+    let mut resolved = Resolved {
+        ids: Vec::new(),
+        done: Vec::new(),
+    };
     let mut kept: Vec<Option<Box<[u8]>>> = Vec::new();
     std::thread::scope(|scope| {
         let (layout, expected) = match index.as_ref().map(|i| from_index(data, i, count)) {
@@ -117,15 +154,22 @@ pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, op
                     for (offset, message) in problems {
                         report.damage(offset, None, message);
                     }
-                    report.damage(None, None, "the index disagrees with the pack: the pack is verified without it".into());
+                    report.damage(
+                        None,
+                        None,
+                        "the index disagrees with the pack: the pack is verified without it".into(),
+                    );
                 }
-                    spawn_trailer(scope, data, file, out, threads);
+                spawn_trailer(scope, data, file, out, threads);
                 let layout = scan(data, file, count, options, out, &mut resolved, &mut kept);
                 (layout, false)
             }
         };
         if resolved.done.is_empty() {
-            resolved = Resolved { ids: vec![[0; 20]; layout.slots.len()], done: vec![false; layout.slots.len()] };
+            resolved = Resolved {
+                ids: vec![[0; 20]; layout.slots.len()],
+                done: vec![false; layout.slots.len()],
+            };
         }
         rss("layout");
         let mut layout = layout;
@@ -137,7 +181,16 @@ pub(crate) fn verify_pack(data: &PackData, file: &Path, index: Option<Index>, op
                 }
             }
         }
-        walk_rounds(data, file, &mut layout, &kept, options, out, &mut resolved, !expected);
+        walk_rounds(
+            data,
+            file,
+            &mut layout,
+            &kept,
+            options,
+            out,
+            &mut resolved,
+            !expected,
+        );
         rss("walked");
         drop(kept);
         explain_unresolved(&layout, &resolved, &report);
@@ -162,12 +215,27 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<(Layout, Pro
     let mut trailer = Vec::new();
     let _ = data.read(end, end + 20, &mut trailer);
     if index.pack_checksum[..] != trailer[..] {
-        problems.push((None, "the index is for another pack (its pack checksum is not this pack's trailer)".to_string()));
+        problems.push((
+            None,
+            "the index is for another pack (its pack checksum is not this pack's trailer)"
+                .to_string(),
+        ));
     }
     if index.entries.len() as u64 != u64::from(count) {
-        problems.push((None, format!("the index lists {} objects, the pack's header {count}", index.entries.len())));
+        problems.push((
+            None,
+            format!(
+                "the index lists {} objects, the pack's header {count}",
+                index.entries.len()
+            ),
+        ));
     }
-    let mut by_offset: Vec<(u64, u32)> = index.entries.iter().enumerate().map(|(i, e)| (e.offset, i as u32)).collect();
+    let mut by_offset: Vec<(u64, u32)> = index
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.offset, i as u32))
+        .collect();
     by_offset.sort_unstable();
     let mut layout = Layout::default();
     layout.slots.reserve(by_offset.len());
@@ -177,7 +245,14 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<(Layout, Pro
         let e = &index.entries[i];
         let next = by_offset.get(k + 1).map_or(end, |&(o, _)| o);
         if e.offset < 12 || e.offset >= next {
-            problems.push((Some(e.offset), format!("the index places {} at offset {}, where no entry can start", hex(&e.id), e.offset)));
+            problems.push((
+                Some(e.offset),
+                format!(
+                    "the index places {} at offset {}, where no entry can start",
+                    hex(&e.id),
+                    e.offset
+                ),
+            ));
             continue;
         }
         let bytes = match window.get(e.offset, next) {
@@ -195,7 +270,13 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<(Layout, Pro
             }
         };
         if e.offset + h.len as u64 >= next {
-            problems.push((Some(e.offset), format!("object {}: the next indexed entry starts within its header", hex(&e.id))));
+            problems.push((
+                Some(e.offset),
+                format!(
+                    "object {}: the next indexed entry starts within its header",
+                    hex(&e.id)
+                ),
+            ));
             continue;
         }
         if let Some(crc) = e.crc {
@@ -221,7 +302,10 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<(Layout, Pro
 pub(crate) fn rss(what: &str) {
     if std::env::var_os("GITVERIFY_DEBUG").is_some() {
         let s = std::fs::read_to_string("/proc/self/status").unwrap();
-        let l: Vec<&str> = s.lines().filter(|l| l.starts_with("VmRSS") || l.starts_with("VmHWM")).collect();
+        let l: Vec<&str> = s
+            .lines()
+            .filter(|l| l.starts_with("VmRSS") || l.starts_with("VmHWM"))
+            .collect();
         eprintln!("DEBUG {what}: {l:?}");
     }
 }
@@ -253,7 +337,8 @@ fn scan(
     let report = Reporter::new(out.clone(), file);
     std::thread::scope(|scope| {
         // The whole objects, in bundles of about a megabyte, to the hashers.
-        let (tx, rx) = sync_channel::<Vec<(u32, u64, sha1dc_wasm::git::ObjectKind, Vec<u8>)>>(2 * threads);
+        let (tx, rx) =
+            sync_channel::<Vec<(u32, u64, sha1dc_wasm::git::ObjectKind, Vec<u8>)>>(2 * threads);
         let rx = std::sync::Arc::new(std::sync::Mutex::new(rx));
         let mut hashers = Vec::new();
         for _ in 1..threads {
@@ -283,7 +368,11 @@ fn scan(
             let i = layout.slots.len() as u32;
             if pos >= end {
                 if !resynced {
-                    report.damage(Some(pos), None, format!("truncated: the header says {count} objects, the pack holds {i}"));
+                    report.damage(
+                        Some(pos),
+                        None,
+                        format!("truncated: the header says {count} objects, the pack holds {i}"),
+                    );
                 }
                 break;
             }
@@ -310,7 +399,14 @@ fn scan(
             let data_at = pos + h.len as u64;
             if let Err(e) = layout.push(pos, &h) {
                 report.damage(Some(pos), None, e);
-                layout.slots.push(pack::Slot { offset: pos, end: 0, size: h.size, base: NONE, header: h.len as u8, type_id: 0 });
+                layout.slots.push(pack::Slot {
+                    offset: pos,
+                    end: 0,
+                    size: h.size,
+                    base: NONE,
+                    header: h.len as u8,
+                    type_id: 0,
+                });
             }
             let slot = layout.slots.last_mut().expect("pushed");
             slot.end = data_at + used;
@@ -337,7 +433,11 @@ fn scan(
             pos = data_at + used;
         }
         if layout.slots.len() == count as usize && pos != end && !resynced {
-            report.damage(Some(pos), None, format!("{} bytes between the last entry and the trailer", end - pos));
+            report.damage(
+                Some(pos),
+                None,
+                format!("{} bytes between the last entry and the trailer", end - pos),
+            );
         }
         if !bundle.is_empty() {
             let _ = tx.send(bundle);
@@ -351,7 +451,10 @@ fn scan(
             done.extend(h.join().expect("no worker panics"));
         }
     });
-    *resolved = Resolved { ids: vec![[0; 20]; layout.slots.len()], done: vec![false; layout.slots.len()] };
+    *resolved = Resolved {
+        ids: vec![[0; 20]; layout.slots.len()],
+        done: vec![false; layout.slots.len()],
+    };
     resolved.take(&done);
     layout
 }
@@ -389,7 +492,12 @@ fn walk_rounds(
     link_by_id: bool,
 ) {
     loop {
-        if link_by_id && layout.ref_bases.iter().any(|&(e, _)| layout.slots[e as usize].base == NONE) {
+        if link_by_id
+            && layout
+                .ref_bases
+                .iter()
+                .any(|&(e, _)| layout.slots[e as usize].base == NONE)
+        {
             let mut known: Vec<([u8; 20], u32)> = (0..layout.slots.len())
                 .filter(|&i| resolved.done[i])
                 .map(|i| (resolved.ids[i], i as u32))
@@ -422,7 +530,15 @@ fn walk_rounds(
         if roots.is_empty() {
             return;
         }
-        let round = Round { pack: data, layout, children: &children, roots: &roots, kept, cache: options.cache, next: AtomicUsize::new(0) };
+        let round = Round {
+            pack: data,
+            layout,
+            children: &children,
+            roots: &roots,
+            kept,
+            cache: options.cache,
+            next: AtomicUsize::new(0),
+        };
         let mut done = Vec::new();
         std::thread::scope(|scope| {
             let workers: Vec<_> = (0..options.threads.max(1))
@@ -471,7 +587,12 @@ fn explain_unresolved(layout: &Layout, resolved: &Resolved, report: &Reporter) {
             path.push(at);
             if slots[at].base == NONE {
                 if slots[at].type_id == 7 {
-                    let id = layout.ref_bases.iter().find(|(e, _)| *e as usize == at).map(|(_, id)| *id).unwrap_or([0; 20]);
+                    let id = layout
+                        .ref_bases
+                        .iter()
+                        .find(|(e, _)| *e as usize == at)
+                        .map(|(_, id)| *id)
+                        .unwrap_or([0; 20]);
                     let below = children.descendants(at as u32);
                     report.damage(Some(slots[at].offset), None, format!(
                         "REF_DELTA base {} is in no pack given (a thin pack?); {} objects depend on it",
@@ -483,9 +604,22 @@ fn explain_unresolved(layout: &Layout, resolved: &Resolved, report: &Reporter) {
             at = slots[at].base as usize;
         };
         if let Some(cycle_start) = outcome {
-            let k = path.iter().position(|&p| p == cycle_start).expect("on the path");
-            let offsets: Vec<String> = path[k..].iter().map(|&p| slots[p].offset.to_string()).collect();
-            report.damage(Some(slots[cycle_start].offset), None, format!("the delta chain loops through the entries at offsets {}", offsets.join(", ")));
+            let k = path
+                .iter()
+                .position(|&p| p == cycle_start)
+                .expect("on the path");
+            let offsets: Vec<String> = path[k..]
+                .iter()
+                .map(|&p| slots[p].offset.to_string())
+                .collect();
+            report.damage(
+                Some(slots[cycle_start].offset),
+                None,
+                format!(
+                    "the delta chain loops through the entries at offsets {}",
+                    offsets.join(", ")
+                ),
+            );
         }
         for p in path {
             state[p] = 2;
@@ -496,11 +630,25 @@ fn explain_unresolved(layout: &Layout, resolved: &Resolved, report: &Reporter) {
 /// Every id hashed equals the index's; with `trusted` false (the index
 /// disagreed with the pack and the pack was walked without it), the sets
 /// of ids and offsets are compared instead.
-fn compare_ids(layout: &Layout, resolved: &Resolved, index: &Index, trusted: bool, report: &Reporter) {
+fn compare_ids(
+    layout: &Layout,
+    resolved: &Resolved,
+    index: &Index,
+    trusted: bool,
+    report: &Reporter,
+) {
     if trusted {
         for (i, (slot, id)) in layout.slots.iter().zip(&layout.expected).enumerate() {
             if resolved.done[i] && resolved.ids[i] != *id {
-                report.damage(Some(slot.offset), Some(resolved.ids[i]), format!("hashes to {}, but the index names it {}", hex(&resolved.ids[i]), hex(id)));
+                report.damage(
+                    Some(slot.offset),
+                    Some(resolved.ids[i]),
+                    format!(
+                        "hashes to {}, but the index names it {}",
+                        hex(&resolved.ids[i]),
+                        hex(id)
+                    ),
+                );
             }
         }
         return;
@@ -510,14 +658,29 @@ fn compare_ids(layout: &Layout, resolved: &Resolved, index: &Index, trusted: boo
             continue;
         }
         match index.find(&resolved.ids[i]) {
-            None => report.damage(Some(slot.offset), Some(resolved.ids[i]), "missing from the index".into()),
-            Some(e) if e.offset != slot.offset => report.damage(Some(slot.offset), Some(resolved.ids[i]), format!("the index gives offset {} for it", e.offset)),
+            None => report.damage(
+                Some(slot.offset),
+                Some(resolved.ids[i]),
+                "missing from the index".into(),
+            ),
+            Some(e) if e.offset != slot.offset => report.damage(
+                Some(slot.offset),
+                Some(resolved.ids[i]),
+                format!("the index gives offset {} for it", e.offset),
+            ),
             Some(_) => {}
         }
     }
     for e in &index.entries {
         if layout.at(e.offset).is_none() {
-            report.damage(Some(e.offset), Some(e.id), format!("the index lists it at offset {}, where no entry of the pack starts", e.offset));
+            report.damage(
+                Some(e.offset),
+                Some(e.id),
+                format!(
+                    "the index lists it at offset {}, where no entry of the pack starts",
+                    e.offset
+                ),
+            );
         }
     }
 }

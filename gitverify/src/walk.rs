@@ -138,14 +138,18 @@ impl<'a, 'b> Walker<'a, 'b> {
         } else {
             format!("{message}; {below} objects stored as deltas on it cannot be verified")
         };
-        self.batcher.damage(Some(self.slot(entry).offset), None, message);
+        self.batcher
+            .damage(Some(self.slot(entry).offset), None, message);
     }
 
     /// Inflates a whole object's entry.
     fn inflate_whole(&mut self, entry: u32) -> Result<Vec<u8>, String> {
         let s = *self.slot(entry);
         let mut out = Vec::new();
-        self.round.pack.read(s.data(), s.end, &mut self.raw).map_err(|e| format!("cannot be read: {e}"))?;
+        self.round
+            .pack
+            .read(s.data(), s.end, &mut self.raw)
+            .map_err(|e| format!("cannot be read: {e}"))?;
         self.inflater
             .inflate(&self.raw, s.size, &mut out)
             .map_err(|e| format!("its zlib stream: {e}"))?;
@@ -158,7 +162,10 @@ impl<'a, 'b> Walker<'a, 'b> {
         let delta: &[u8] = match self.round.kept.get(entry as usize) {
             Some(Some(kept)) => kept,
             _ => {
-                self.round.pack.read(s.data(), s.end, &mut self.raw).map_err(|e| format!("cannot be read: {e}"))?;
+                self.round
+                    .pack
+                    .read(s.data(), s.end, &mut self.raw)
+                    .map_err(|e| format!("cannot be read: {e}"))?;
                 self.inflater
                     .inflate(&self.raw, s.size, &mut self.delta)
                     .map_err(|e| format!("its delta's zlib stream: {e}"))?;
@@ -205,7 +212,8 @@ impl<'a, 'b> Walker<'a, 'b> {
         let content = Rc::new(content);
         let offset = self.slot(root).offset;
         if hash_root {
-            self.batcher.add(root, Some(offset), kind, Rc::clone(&content));
+            self.batcher
+                .add(root, Some(offset), kind, Rc::clone(&content));
         }
         let (next, end) = self.round.children.of(root);
         if next == end {
@@ -257,7 +265,8 @@ impl<'a, 'b> Walker<'a, 'b> {
                 held -= top.content.as_ref().map_or(0, |c| c.len());
             }
             let offset = self.slot(child).offset;
-            self.batcher.add(child, Some(offset), kind, Rc::clone(&result));
+            self.batcher
+                .add(child, Some(offset), kind, Rc::clone(&result));
             let (next, end) = self.round.children.of(child);
             if next < end {
                 held += result.len();

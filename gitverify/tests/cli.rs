@@ -12,16 +12,24 @@ use common::*;
 const BIN: &str = env!("CARGO_BIN_EXE_git-sha1dc");
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BIN).current_dir(dir).args(args).env_remove("GIT_DIR").output().unwrap()
+    Command::new(BIN)
+        .current_dir(dir)
+        .args(args)
+        .env_remove("GIT_DIR")
+        .output()
+        .unwrap()
 }
 
 fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 fn collision_repo(dir: &Path) {
     init(dir);
-    let pdf = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/shattered-1.pdf")).unwrap();
+    let pdf =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/shattered-1.pdf"))
+            .unwrap();
     commit(dir, &[("a.pdf", &pdf), ("b.txt", b"hello\n")], "one");
     git(dir, &["repack", "-a", "-d", "-q"]);
 }
@@ -32,9 +40,17 @@ fn exit_statuses_json_and_the_same_report_on_any_worker_count() {
     let repo = s.path("repo");
     collision_repo(&repo);
     let clean = run(&repo, &["--json"]);
-    assert_eq!(clean.status.code(), Some(0), "{}", String::from_utf8_lossy(&clean.stderr));
+    assert_eq!(
+        clean.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&clean.stderr)
+    );
     let doc = json(&clean);
-    assert_eq!(doc["objects"]["total"].as_u64(), Some(git_objects(&repo).len() as u64));
+    assert_eq!(
+        doc["objects"]["total"].as_u64(),
+        Some(git_objects(&repo).len() as u64)
+    );
     assert_eq!(doc["findings"].as_array().unwrap().len(), 0);
     assert_eq!(doc["exit"], 0);
 
@@ -42,30 +58,64 @@ fn exit_statuses_json_and_the_same_report_on_any_worker_count() {
     assert_eq!(flagged.status.code(), Some(3));
     let doc = json(&flagged);
     let f = &doc["findings"][0];
-    assert_eq!((f["check"].as_str(), f["type"].as_str(), f["offset"].as_u64(), f["dv"].as_str()), (Some("content"), Some("blob"), Some(256), Some("II(52,0)")));
-    assert_eq!(f["id"].as_str().unwrap(), text(git(&repo, &["rev-parse", "HEAD:a.pdf"])).trim());
+    assert_eq!(
+        (
+            f["check"].as_str(),
+            f["type"].as_str(),
+            f["offset"].as_u64(),
+            f["dv"].as_str()
+        ),
+        (Some("content"), Some("blob"), Some(256), Some("II(52,0)"))
+    );
+    assert_eq!(
+        f["id"].as_str().unwrap(),
+        text(git(&repo, &["rev-parse", "HEAD:a.pdf"])).trim()
+    );
     assert_eq!(f["size"].as_u64(), Some(422435));
     let two = run(&repo, &["--content", "--json", "-j", "2"]);
-    assert_eq!(two.stdout, flagged.stdout, "-j 1 and -j 2 print the same report");
+    assert_eq!(
+        two.stdout, flagged.stdout,
+        "-j 1 and -j 2 print the same report"
+    );
 
     // The text form: the finding on stdout, the summary on stderr.
     let out = run(&repo, &["--content"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("collision material in a blob's content (content check)") && stdout.contains("offset 256, disturbance vector II(52,0)"), "{stdout}");
+    assert!(
+        stdout.contains("collision material in a blob's content (content check)")
+            && stdout.contains("offset 256, disturbance vector II(52,0)"),
+        "{stdout}"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("verified 4 objects (1 commits, 1 trees, 2 blobs, 0 tags) in 1 files: 1 collisions, 0 damaged"), "{stderr}");
-    assert!(!stderr.contains('\r'), "no progress bar when stderr is not a terminal");
+    assert!(
+        !stderr.contains('\r'),
+        "no progress bar when stderr is not a terminal"
+    );
 
     // Damage alone: 1; damage and a collision: 3 (the collision wins).
     let bad = s.path("bad.pack");
     std::fs::write(&bad, b"PACK\0\0\0\x02\0\0\0\x05 not much of a pack at all").unwrap();
     assert_eq!(run(&s.0, &[bad.to_str().unwrap()]).status.code(), Some(1));
-    let both = run(&s.0, &["--content", "--json", bad.to_str().unwrap(), repo.to_str().unwrap()]);
+    let both = run(
+        &s.0,
+        &[
+            "--content",
+            "--json",
+            bad.to_str().unwrap(),
+            repo.to_str().unwrap(),
+        ],
+    );
     assert_eq!(both.status.code(), Some(3));
     let doc = json(&both);
     assert!(!doc["damage"].as_array().unwrap().is_empty());
     assert_eq!(doc["findings"].as_array().unwrap().len(), 1);
-    assert_eq!(run(&s.0, &[s.path("missing").to_str().unwrap()]).status.code(), Some(1));
+    assert_eq!(
+        run(&s.0, &[s.path("missing").to_str().unwrap()])
+            .status
+            .code(),
+        Some(1)
+    );
     // Usage errors: 2.
     for args in [&["-j", "0"][..], &["--no-such-option"], &["-j"]] {
         let out = run(&s.0, args);
@@ -84,14 +134,35 @@ fn git_runs_it_as_a_subcommand_in_the_current_repository() {
     collision_repo(&repo);
     std::fs::create_dir_all(repo.join("sub")).unwrap();
     let bin_dir = Path::new(BIN).parent().unwrap();
-    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
-    let out = Command::new("git").current_dir(repo.join("sub")).args(["sha1dc", "--json"]).env("PATH", path).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(json(&out)["objects"]["total"].as_u64(), Some(git_objects(&repo).len() as u64));
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("git")
+        .current_dir(repo.join("sub"))
+        .args(["sha1dc", "--json"])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        json(&out)["objects"]["total"].as_u64(),
+        Some(git_objects(&repo).len() as u64)
+    );
     // Outside any repository, with no path: an error, not a search of /.
     let outside = s.path("empty");
     std::fs::create_dir_all(&outside).unwrap();
-    let out = Command::new(BIN).current_dir(&outside).env_remove("GIT_DIR").output().unwrap();
+    let out = Command::new(BIN)
+        .current_dir(&outside)
+        .env_remove("GIT_DIR")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not in a git repository"));
 }

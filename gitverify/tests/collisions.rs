@@ -13,10 +13,17 @@ use std::path::Path;
 use common::*;
 use gitverify::Check;
 
-const FILES: [&str; 4] = ["shattered-1.pdf", "shattered-2.pdf", "sha-mbles-1.bin", "sha-mbles-2.bin"];
+const FILES: [&str; 4] = [
+    "shattered-1.pdf",
+    "shattered-2.pdf",
+    "sha-mbles-1.bin",
+    "sha-mbles-2.bin",
+];
 
 fn data(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data")
+        .join(name)
 }
 
 /// The reference's report for `file` in TRACE.txt: (offset, DV) of the
@@ -27,15 +34,27 @@ fn reference(file: &str) -> (u64, String) {
         .split("\nfile=")
         .find(|s| s.starts_with(&format!("{file} ")))
         .unwrap_or_else(|| panic!("{file} is not in TRACE.txt"));
-    let line = section.lines().find(|l| l.trim_start().starts_with("[full]")).unwrap();
-    let offset = line.split("byte offset ").nth(1).unwrap().split(')').next().unwrap();
+    let line = section
+        .lines()
+        .find(|l| l.trim_start().starts_with("[full]"))
+        .unwrap();
+    let offset = line
+        .split("byte offset ")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap();
     let dv = line.split("DV ").nth(1).unwrap().split(' ').next().unwrap();
     (offset.parse().unwrap(), dv.to_string())
 }
 
 /// id -> depth (0 whole) of every blob in the pack, from `git verify-pack -v`.
 fn depths(idx: &Path) -> BTreeMap<String, u32> {
-    let out = text(git(Path::new("."), &["verify-pack", "-v", idx.to_str().unwrap()]));
+    let out = text(git(
+        Path::new("."),
+        &["verify-pack", "-v", idx.to_str().unwrap()],
+    ));
     out.lines()
         .filter(|l| l.contains(" blob "))
         .map(|l| {
@@ -66,7 +85,9 @@ fn public_collisions_as_blobs_whole_and_as_deltas() {
         // pack below).
         let deltas = ids.keys().filter(|id| depths[*id] > 0).count();
         assert_eq!(deltas > 0, want_deltas, "{window}: {depths:?}");
-        check(&repo, &ids, |threads, content| verify(&repo, threads, content));
+        check(&repo, &ids, |threads, content| {
+            verify(&repo, threads, content)
+        });
     }
 }
 
@@ -88,11 +109,19 @@ fn check(repo: &Path, ids: &BTreeMap<String, &str>, run: impl Fn(usize, bool) ->
                 .iter()
                 .map(|f| {
                     assert_eq!((f.check, f.kind.name()), (Check::Content, "blob"));
-                    assert_eq!(f.size, std::fs::metadata(data(ids[&f.id.to_string()])).unwrap().len());
+                    assert_eq!(
+                        f.size,
+                        std::fs::metadata(data(ids[&f.id.to_string()]))
+                            .unwrap()
+                            .len()
+                    );
                     (f.id.to_string(), (f.offset, f.dv.to_string()))
                 })
                 .collect();
-            let want: BTreeMap<String, (u64, String)> = ids.iter().map(|(id, name)| (id.clone(), reference(name))).collect();
+            let want: BTreeMap<String, (u64, String)> = ids
+                .iter()
+                .map(|(id, name)| (id.clone(), reference(name)))
+                .collect();
             assert_eq!(found, want, "-j {threads}");
             reports.push(content.summary);
         }
@@ -119,16 +148,35 @@ fn public_collisions_as_hand_made_deltas() {
     let pack = s.path("hand.pack");
     std::fs::write(&pack, build_pack(&entries).bytes).unwrap();
     let idx = s.path("git.idx");
-    git(&s.0, &["index-pack", "-o", idx.to_str().unwrap(), pack.to_str().unwrap()]);
+    git(
+        &s.0,
+        &[
+            "index-pack",
+            "-o",
+            idx.to_str().unwrap(),
+            pack.to_str().unwrap(),
+        ],
+    );
     let mut ids = BTreeMap::new();
     for (i, name) in FILES.iter().enumerate() {
         std::fs::write(repo.join(name), read(i)).unwrap();
-        ids.insert(text(git(&repo, &["hash-object", "-w", name])).trim().to_string(), *name);
+        ids.insert(
+            text(git(&repo, &["hash-object", "-w", name]))
+                .trim()
+                .to_string(),
+            *name,
+        );
     }
     let want: BTreeMap<String, u64> = show_index(&idx);
-    assert_eq!(want.keys().collect::<Vec<_>>(), ids.keys().collect::<Vec<_>>());
+    assert_eq!(
+        want.keys().collect::<Vec<_>>(),
+        ids.keys().collect::<Vec<_>>()
+    );
     check(&repo, &ids, |threads, content| {
-        let sources = [gitverify::Source::Pack { pack: pack.clone(), index: None }];
+        let sources = [gitverify::Source::Pack {
+            pack: pack.clone(),
+            index: None,
+        }];
         let run = verify_sources(&sources, threads, content);
         assert_eq!(run.offsets(), want);
         run

@@ -17,7 +17,9 @@ fn history(dir: &Path) {
     init(dir);
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut random_line = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         format!("{:016x}{:016x}\n", seed, seed.rotate_left(29)).repeat(2)
     };
     let mut lines: Vec<String> = (0..100).map(|_| random_line()).collect();
@@ -26,19 +28,36 @@ fn history(dir: &Path) {
         let other = format!("{i}\n");
         commit(
             dir,
-            &[("notes.txt", lines.concat().as_bytes()), ("sub/dir/n.txt", other.as_bytes())],
+            &[
+                ("notes.txt", lines.concat().as_bytes()),
+                ("sub/dir/n.txt", other.as_bytes()),
+            ],
             &format!("commit {i}"),
         );
         if i == 60 {
             git(dir, &["tag", "-a", "-m", "a tag", "v1"]);
         }
     }
-    git(dir, &["repack", "-a", "-d", "-f", "-q", "--depth=100", "--window=250"]);
+    git(
+        dir,
+        &[
+            "repack",
+            "-a",
+            "-d",
+            "-f",
+            "-q",
+            "--depth=100",
+            "--window=250",
+        ],
+    );
 }
 
 /// The longest delta chain in a pack, from `git verify-pack -v`.
 fn longest_chain(idx: &Path) -> u32 {
-    let out = text(git(Path::new("."), &["verify-pack", "-v", idx.to_str().unwrap()]));
+    let out = text(git(
+        Path::new("."),
+        &["verify-pack", "-v", idx.to_str().unwrap()],
+    ));
     out.lines()
         .filter_map(|l| l.strip_prefix("chain length = "))
         .filter_map(|l| l.split(':').next()?.parse().ok())
@@ -52,7 +71,10 @@ fn stored_kinds(pack: &Path, idx: &Path) -> [usize; 3] {
     let bytes = std::fs::read(pack).unwrap();
     let mut n = [0; 3];
     for offset in show_index(idx).values() {
-        match entry::parse(&bytes[*offset as usize..], *offset).unwrap().stored {
+        match entry::parse(&bytes[*offset as usize..], *offset)
+            .unwrap()
+            .stored
+        {
             Stored::Whole(_) => n[0] += 1,
             Stored::OfsDelta(_) => n[1] += 1,
             Stored::RefDelta(_) => n[2] += 1,
@@ -64,8 +86,16 @@ fn stored_kinds(pack: &Path, idx: &Path) -> [usize; 3] {
 fn assert_matches_git(run: &Run, repo: &Path, idx: &Path) {
     assert_eq!(run.summary.damage, [], "{:#?}", run.damage());
     assert_eq!(run.summary.findings, []);
-    assert_eq!(run.objects(), git_objects(repo), "types and sizes as git cat-file lists them");
-    assert_eq!(run.offsets(), show_index(idx), "ids and offsets as git's index lists them");
+    assert_eq!(
+        run.objects(),
+        git_objects(repo),
+        "types and sizes as git cat-file lists them"
+    );
+    assert_eq!(
+        run.offsets(),
+        show_index(idx),
+        "ids and offsets as git's index lists them"
+    );
 }
 
 #[test]
@@ -81,7 +111,10 @@ fn every_type_ofs_deltas_and_deep_chains_match_git() {
     assert!(whole > 0 && ofs > 100 && refs == 0, "{whole} {ofs} {refs}");
     let kinds: Vec<String> = git_objects(&repo).values().map(|v| v.0.clone()).collect();
     for kind in ["commit", "tree", "blob", "tag"] {
-        assert!(kinds.iter().any(|k| k == kind), "no {kind} in the test repository");
+        assert!(
+            kinds.iter().any(|k| k == kind),
+            "no {kind} in the test repository"
+        );
     }
     // With the index, index-less, then the repository itself: one and two workers.
     for threads in [1, 2] {
@@ -90,9 +123,16 @@ fn every_type_ofs_deltas_and_deep_chains_match_git() {
         assert_matches_git(&verify(&repo, threads, true), &repo, &idx);
     }
     // A small delta-base cache: bases are dropped and made again.
-    let options = gitverify::Options { threads: 2, cache: 1, ..Default::default() };
+    let options = gitverify::Options {
+        threads: 2,
+        cache: 1,
+        ..Default::default()
+    };
     let summary = gitverify::verify_path(&pack, &options).unwrap();
-    assert_eq!((summary.counts.total(), summary.damage.len()), (show_index(&idx).len() as u64, 0));
+    assert_eq!(
+        (summary.counts.total(), summary.damage.len()),
+        (show_index(&idx).len() as u64, 0)
+    );
 }
 
 #[test]
@@ -101,12 +141,24 @@ fn ref_deltas_match_git() {
     let repo = s.path("repo");
     history(&repo);
     let list = git(&repo, &["rev-list", "--objects", "--all"]);
-    let name = text(git_in(&repo, &["pack-objects", "--no-delta-base-offset", "-q", "../refs"], Some(&list)));
+    let name = text(git_in(
+        &repo,
+        &["pack-objects", "--no-delta-base-offset", "-q", "../refs"],
+        Some(&list),
+    ));
     let pack = s.path(&format!("refs-{}.pack", name.trim()));
     let idx = pack.with_extension("idx");
     // git's own index of it, made from the pack alone.
     std::fs::remove_file(&idx).unwrap();
-    git(&s.0, &["index-pack", "-o", idx.to_str().unwrap(), pack.to_str().unwrap()]);
+    git(
+        &s.0,
+        &[
+            "index-pack",
+            "-o",
+            idx.to_str().unwrap(),
+            pack.to_str().unwrap(),
+        ],
+    );
     let [_, ofs, refs] = stored_kinds(&pack, &idx);
     assert!(ofs == 0 && refs > 100, "{ofs} {refs}");
     for threads in [1, 2] {
@@ -121,7 +173,11 @@ fn bundles_and_loose_objects_match_git() {
     let repo = s.path("repo");
     init(&repo);
     for i in 0..5 {
-        commit(&repo, &[("a.txt", format!("{i}\n").repeat(50).as_bytes())], &format!("c{i}"));
+        commit(
+            &repo,
+            &[("a.txt", format!("{i}\n").repeat(50).as_bytes())],
+            &format!("c{i}"),
+        );
     }
     // Loose objects only (no repack yet).
     let loose = verify(&repo, 2, false);
@@ -129,7 +185,10 @@ fn bundles_and_loose_objects_match_git() {
     assert_eq!(loose.objects(), git_objects(&repo));
     assert!(loose.objects.iter().all(|o| o.pack_offset.is_none()));
     let bundle = s.path("all.bundle");
-    git(&repo, &["bundle", "create", "-q", bundle.to_str().unwrap(), "--all"]);
+    git(
+        &repo,
+        &["bundle", "create", "-q", bundle.to_str().unwrap(), "--all"],
+    );
     let run = verify(&bundle, 2, false);
     assert_eq!(run.summary.damage, []);
     assert_eq!(run.objects(), git_objects(&repo));
@@ -145,14 +204,21 @@ fn this_repository_matches_git() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !inside {
-        assert!(std::env::var_os("CI").is_none(), "CI runs in a clone: its history must be there");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI runs in a clone: its history must be there"
+        );
         eprintln!("not a git checkout: skipped");
         return;
     }
     let run = verify(&root, 2, false);
     assert_eq!(run.summary.damage, [], "{:#?}", run.damage());
     let git_sees = git_objects(&root);
-    assert!(git_sees.len() > 100, "a history of {} objects", git_sees.len());
+    assert!(
+        git_sees.len() > 100,
+        "a history of {} objects",
+        git_sees.len()
+    );
     // Every object git lists is verified (an object both packed and loose
     // is verified twice, with one id).
     assert_eq!(run.objects(), git_sees);

@@ -97,7 +97,10 @@ pub fn commit(dir: &Path, files: &[(&str, &[u8])], message: &str) {
 
 /// Every object of the repository as git lists it: id -> (type, size).
 pub fn git_objects(dir: &Path) -> BTreeMap<String, (String, u64)> {
-    let out = text(git(dir, &["cat-file", "--batch-all-objects", "--batch-check"]));
+    let out = text(git(
+        dir,
+        &["cat-file", "--batch-all-objects", "--batch-check"],
+    ));
     out.lines()
         .map(|l| {
             let f: Vec<&str> = l.split(' ').collect();
@@ -155,11 +158,7 @@ impl Run {
 
     /// The damage messages, each with its offset.
     pub fn damage(&self) -> Vec<String> {
-        self.summary
-            .damage
-            .iter()
-            .map(|d| format!("{d}"))
-            .collect()
+        self.summary.damage.iter().map(|d| format!("{d}")).collect()
     }
 
     /// Asserts one damage message contains `what`.
@@ -207,7 +206,9 @@ pub fn verify_pack_alone(pack: &Path, threads: usize) -> Run {
 
 /// The plain SHA-1 of `data`.
 pub fn sha1(data: &[u8]) -> [u8; 20] {
-    let mut h = sha1dc_wasm::Hasher::builder().detect_collisions(false).build();
+    let mut h = sha1dc_wasm::Hasher::builder()
+        .detect_collisions(false)
+        .build();
     h.update(data);
     h.finalize().sha1().into()
 }
@@ -299,7 +300,8 @@ pub fn build_pack(entries: &[Entry]) -> Built {
     }
     let mut ends = offsets.clone();
     ends.push(bytes.len() as u64);
-    let crcs = (0..offsets.len()).map(|i| crc32fast::hash(&bytes[ends[i] as usize..ends[i + 1] as usize]));
+    let crcs =
+        (0..offsets.len()).map(|i| crc32fast::hash(&bytes[ends[i] as usize..ends[i + 1] as usize]));
     let entries = offsets.iter().copied().zip(crcs).collect();
     let trailer = sha1(&bytes);
     bytes.extend_from_slice(&trailer);
@@ -312,7 +314,10 @@ pub fn build_index(mut objects: Vec<([u8; 20], u64, u32)>, pack_checksum: &[u8])
     objects.sort();
     let mut b = vec![0xff, b't', b'O', b'c', 0, 0, 0, 2];
     for first in 0..256usize {
-        let n = objects.iter().filter(|o| usize::from(o.0[0]) <= first).count() as u32;
+        let n = objects
+            .iter()
+            .filter(|o| usize::from(o.0[0]) <= first)
+            .count() as u32;
         b.extend_from_slice(&n.to_be_bytes());
     }
     for o in &objects {
@@ -375,7 +380,13 @@ pub fn copy_op(offset: u32, len: u32) -> Vec<u8> {
 pub fn make_delta(base: &[u8], target: &[u8]) -> Vec<u8> {
     let prefix = base.iter().zip(target).take_while(|(a, b)| a == b).count();
     let most = base.len().min(target.len()) - prefix;
-    let suffix = base.iter().rev().zip(target.iter().rev()).take(most).take_while(|(a, b)| a == b).count();
+    let suffix = base
+        .iter()
+        .rev()
+        .zip(target.iter().rev())
+        .take(most)
+        .take_while(|(a, b)| a == b)
+        .count();
     let mut ops = Vec::new();
     if prefix > 0 {
         ops.extend(copy_op(0, prefix as u32));

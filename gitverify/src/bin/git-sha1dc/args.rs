@@ -55,7 +55,9 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Parse
         }
         let jobs_value = |v: &str| match v.parse::<usize>() {
             Ok(n) if n >= 1 => Ok(n),
-            _ => Err(format!("-j takes a number of threads of 1 or more, not {v:?}")),
+            _ => Err(format!(
+                "-j takes a number of threads of 1 or more, not {v:?}"
+            )),
         };
         match text {
             "--" => only_paths = true,

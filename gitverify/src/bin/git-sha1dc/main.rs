@@ -68,7 +68,8 @@ fn run(args: args::Args) -> i32 {
             eprintln!("git-sha1dc: {}", d.message);
         }
     }
-    let mut progress = progress::Progress::new(!args.quiet && !args.json && std::io::stderr().is_terminal());
+    let mut progress =
+        progress::Progress::new(!args.quiet && !args.json && std::io::stderr().is_terminal());
     let mut stdout = std::io::stdout().lock();
     gitverify::verify(&sources, &options, &mut |event| {
         summary.add(event);
@@ -93,7 +94,9 @@ fn run(args: args::Args) -> i32 {
     } else if !args.quiet {
         eprintln!("git-sha1dc: {}", output::summary_line(&summary));
         if !summary.findings.is_empty() {
-            eprintln!("git-sha1dc: to find the commits and paths that reach an object: git log --all --find-object=ID --raw");
+            eprintln!(
+                "git-sha1dc: to find the commits and paths that reach an object: git log --all --find-object=ID --raw"
+            );
         }
     }
     summary.exit_code()

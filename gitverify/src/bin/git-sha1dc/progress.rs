@@ -15,7 +15,13 @@ pub struct Progress {
 impl Progress {
     pub fn new(on: bool) -> Self {
         let now = Instant::now();
-        Progress { on, total: 0, done: 0, start: now, last: now }
+        Progress {
+            on,
+            total: 0,
+            done: 0,
+            start: now,
+            last: now,
+        }
     }
 
     /// More objects to come (a new pack).
@@ -35,7 +41,11 @@ impl Progress {
         let secs = self.start.elapsed().as_secs_f64().max(1e-3);
         let rate = self.done as f64 / secs;
         let total = self.total.max(self.done);
-        let left = if rate > 0.0 { (total - self.done) as f64 / rate } else { 0.0 };
+        let left = if rate > 0.0 {
+            (total - self.done) as f64 / rate
+        } else {
+            0.0
+        };
         let width = 30;
         let filled = (self.done * width / total.max(1)) as usize;
         let bar: String = "#".repeat(filled) + &"-".repeat(width as usize - filled);
