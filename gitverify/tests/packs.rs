@@ -13,6 +13,8 @@ use gitverify::entry::{self, Stored};
 /// A repository with commits, nested trees, blobs, an annotated tag and
 /// a file of 100 random lines of which one is replaced a commit, 200
 /// times: each version is nearest its neighbours, so git chains them.
+/// Written by one `git fast-import`, then packed by git with long chains
+/// allowed.
 fn history(dir: &Path) {
     init(dir);
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -23,21 +25,28 @@ fn history(dir: &Path) {
         format!("{:016x}{:016x}\n", seed, seed.rotate_left(29)).repeat(2)
     };
     let mut lines: Vec<String> = (0..100).map(|_| random_line()).collect();
+    let mut stream = Vec::new();
+    let data = |stream: &mut Vec<u8>, bytes: &[u8]| {
+        stream.extend_from_slice(format!("data {}\n", bytes.len()).as_bytes());
+        stream.extend_from_slice(bytes);
+        stream.push(b'\n');
+    };
     for i in 0..200 {
         lines[(i * 37) % 100] = random_line();
-        let other = format!("{i}\n");
-        commit(
-            dir,
-            &[
-                ("notes.txt", lines.concat().as_bytes()),
-                ("sub/dir/n.txt", other.as_bytes()),
-            ],
-            &format!("commit {i}"),
+        stream.extend_from_slice(b"commit refs/heads/main\n");
+        stream.extend_from_slice(format!("mark :{}\n", i + 1).as_bytes());
+        stream.extend_from_slice(
+            format!("committer t <t@example.com> {} +0000\n", 1_577_836_800 + i).as_bytes(),
         );
-        if i == 60 {
-            git(dir, &["tag", "-a", "-m", "a tag", "v1"]);
-        }
+        data(&mut stream, format!("commit {i}").as_bytes());
+        stream.extend_from_slice(b"M 100644 inline notes.txt\n");
+        data(&mut stream, lines.concat().as_bytes());
+        stream.extend_from_slice(b"M 100644 inline sub/dir/n.txt\n");
+        data(&mut stream, format!("{i}\n").as_bytes());
     }
+    stream.extend_from_slice(b"tag v1\nfrom :61\ntagger t <t@example.com> 1577836800 +0000\n");
+    data(&mut stream, b"a tag");
+    git_in(dir, &["fast-import", "--quiet"], Some(&stream));
     git(
         dir,
         &[
