@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # git-sha1dc against gitoxide and git on one pack, in interleaved rounds:
 #   ours (idx)       git-sha1dc PACK.idx            (the pack checked against its index)
+#   ours --content   the same with the content check
 #   gix verify       gix --threads N free pack verify PACK.idx
 #   ours (no idx)    git-sha1dc COPY.pack           (index-less: no .idx beside it)
 #   gix index        gix --threads N free pack index create -p COPY.pack DIR
@@ -77,6 +78,7 @@ timed() {
 for round in $(seq 1 "$rounds"); do
   for n in $threads; do
     timed "ours-idx" "$n" "$ours" -q -j "$n" "$idx"
+    timed "ours-idx-content" "$n" "$ours" -q --content -j "$n" "$idx"
     timed "gix-verify" "$n" "$gix" --threads "$n" free pack verify "$idx"
     timed "ours-noidx" "$n" "$ours" -q -j "$n" "$copy"
     timed "gix-index" "$n" "$gix" --threads "$n" free pack index create -p "$copy" "$work/out"
@@ -98,7 +100,7 @@ for r in rows:
     best[k] = v if b is None else tuple(min(x, y) if i < 3 else max(x, y) for i, (x, y) in enumerate(zip(b, v)))
 for t in sorted({t for _, t in best}, key=int):
     print(f"-j {t}")
-    for tool in ("ours-idx", "gix-verify", "ours-noidx", "gix-index", "git-index-pack", "git+ours-index-pack"):
+    for tool in ("ours-idx", "ours-idx-content", "gix-verify", "ours-noidx", "gix-index", "git-index-pack", "git+ours-index-pack"):
         if (tool, t) in best:
             w, u, s, m = best[tool, t]
             print(f"  {tool:<20} wall {w:6.2f} s  user {u:6.2f} s  sys {s:5.2f} s  peak RSS {m:6.0f} MiB")

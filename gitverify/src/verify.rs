@@ -171,7 +171,6 @@ pub(crate) fn verify_pack(
                 done: vec![false; layout.slots.len()],
             };
         }
-        rss("layout");
         let mut layout = layout;
         if expected {
             let index = index.as_ref().expect("an index");
@@ -191,10 +190,8 @@ pub(crate) fn verify_pack(
             &mut resolved,
             !expected,
         );
-        rss("walked");
         drop(kept);
         explain_unresolved(&layout, &resolved, &report);
-        rss("explained");
         if let Some(index) = &index {
             compare_ids(&layout, &resolved, index, expected, &report);
         }
@@ -296,17 +293,6 @@ fn from_index(data: &PackData, index: &Index, count: u32) -> Result<(Layout, Pro
         Ok((layout, crc_problems))
     } else {
         Err(problems)
-    }
-}
-
-pub(crate) fn rss(what: &str) {
-    if std::env::var_os("GITVERIFY_DEBUG").is_some() {
-        let s = std::fs::read_to_string("/proc/self/status").unwrap();
-        let l: Vec<&str> = s
-            .lines()
-            .filter(|l| l.starts_with("VmRSS") || l.starts_with("VmHWM"))
-            .collect();
-        eprintln!("DEBUG {what}: {l:?}");
     }
 }
 
