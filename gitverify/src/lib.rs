@@ -21,6 +21,7 @@ pub mod entry;
 mod hashing;
 mod idx;
 pub mod inflate;
+mod layout;
 mod loose;
 mod pack;
 mod report;
@@ -35,6 +36,11 @@ pub use report::{Check, Counts, Damage, Event, Finding, Summary, Verified};
 pub use sources::{Source, current_repository, sources};
 
 use hashing::Message;
+
+// The README's Rust example compiles as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 /// How to verify.
 #[derive(Clone, Debug)]

@@ -119,8 +119,8 @@ pub fn verify_loose(objects: &Path, options: &Options, out: &Sender<Message>) {
                 Some(id),
                 format!(
                     "the file is named {} but its content hashes to {}",
-                    crate::verify::hex(named),
-                    crate::verify::hex(&id)
+                    crate::report::hex(named),
+                    crate::report::hex(&id)
                 ),
             );
         }

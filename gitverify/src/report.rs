@@ -189,3 +189,8 @@ impl Summary {
         }
     }
 }
+
+/// An object id in hex, as git prints it.
+pub(crate) fn hex(id: &[u8; 20]) -> String {
+    sha1dc_wasm::Digest::from(*id).to_string()
+}
