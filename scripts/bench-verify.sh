@@ -73,7 +73,8 @@ timed() {
     tail -n 20 "$work/log" >&2
     exit 1
   fi
-  read -r wall user sys rss <"$work/time"
+  # (time writes "Command exited with non-zero status N" first then.)
+  read -r wall user sys rss < <(tail -n 1 "$work/time")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$n" "$wall" "$user" "$sys" "$rss" | tee -a "$results"
 }
 
