@@ -25,19 +25,19 @@ native() {
   say "generated tables match tools/derive_conditions.py (--check)"
   pip_module pycosat
   python3 tools/derive_conditions.py --check
-  say "cargo clippy (library, sha1dcsum, tests; the wasm32 bindings); the core builds without std"
+  say "cargo clippy (library, sha1dcsum, gitverify and git-sha1dc, tests; the wasm32 bindings); the core builds without std"
   cargo clippy --all-targets -- -D warnings
   rust_target wasm32-unknown-unknown
   cargo clippy --package sha1dc-wasm-bindings --target wasm32-unknown-unknown -- -D warnings
   cargo rustc --quiet --lib --no-default-features --crate-type rlib -- -D warnings
   cargo rustc --quiet --lib --no-default-features --features digest --crate-type rlib -- -D warnings
-  say "cargo test (native, automatic backend)"
+  say "cargo test (native, automatic backend: the library, sha1dcsum, gitverify and git-sha1dc)"
   cargo test
   say "cargo package and cargo publish --dry-run"
   # --allow-dirty: other work in progress in the tree must not stop the check.
   cargo package --quiet --allow-dirty --package sha1dc-wasm
   cargo publish --quiet --dry-run --allow-dirty --package sha1dc-wasm
-  say "the fuzz targets build (run them with scripts/fuzz.sh or cargo +nightly fuzz run checkfile)"
+  say "the fuzz targets build (run them with scripts/fuzz.sh or cargo +nightly fuzz run checkfile|pack)"
   cargo check --quiet --manifest-path fuzz/Cargo.toml --bins
   passed=$((passed + 1))
 }
