@@ -40,13 +40,9 @@ pub fn checksum(data: &[u8]) -> [u8; 20] {
 impl Index {
     /// Parses the bytes of an `.idx` file.
     pub fn parse(b: &[u8]) -> Result<Index, String> {
-        if b.len() < 8 + 256 * 4 + 40
-            && !(b.len() >= 256 * 4 + 40 && b[..4] != [0xff, b't', b'O', b'c'])
-        {
-            return Err(format!(
-                "the index is {} bytes, too short to be one",
-                b.len()
-            ));
+        let too_short = || format!("the index is {} bytes, too short to be one", b.len());
+        if b.len() < 8 {
+            return Err(too_short());
         }
         let (v2, fanout_at) = if b[..4] == [0xff, b't', b'O', b'c'] {
             match be32(b, 4) {
@@ -56,6 +52,9 @@ impl Index {
         } else {
             (false, 0)
         };
+        if b.len() < fanout_at + 1024 + 40 {
+            return Err(too_short());
+        }
         let body = b.len() - 20;
         if checksum(&b[..body]) != b[body..] {
             return Err("the index's own checksum does not match its content".into());

@@ -279,7 +279,7 @@ fn explain_unresolved(layout: &Layout, resolved: &Resolved, report: &Reporter) {
                         .unwrap_or([0; 20]);
                     let below = children.descendants(at as u32);
                     report.damage(Some(slots[at].offset), None, format!(
-                        "REF_DELTA base {} is in no pack given (a thin pack?); {} objects depend on it",
+                        "REF_DELTA base {} is not in the pack (a thin pack?); {} objects depend on it",
                         hex(&id), below + 1
                     ));
                 }

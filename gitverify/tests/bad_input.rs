@@ -324,7 +324,7 @@ fn a_delta_chain_that_loops() {
     assert_eq!(run.objects.len(), 1);
     // Without the index the bases' ids are never found.
     let run = check(&write(&s, "l2.pack", &built.bytes, None));
-    run.assert_damage("is in no pack given");
+    run.assert_damage("is not in the pack (a thin pack?)");
 }
 
 #[test]
@@ -349,7 +349,7 @@ fn thin_packs() {
         .trim()
         .to_string();
     run.assert_damage(&format!(
-        "REF_DELTA base {base} is in no pack given (a thin pack?); 1 objects depend on it"
+        "REF_DELTA base {base} is not in the pack (a thin pack?); 1 objects depend on it"
     ));
     assert!(!run.objects.is_empty(), "the commit and tree are verified");
     // A base after its delta in the same pack: resolved, ids as git's.

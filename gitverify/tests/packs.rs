@@ -174,6 +174,23 @@ fn ref_deltas_match_git() {
         assert_matches_git(&verify(&pack, threads, false), &repo, &idx);
         assert_matches_git(&verify_pack_alone(&pack, threads), &repo, &idx);
     }
+    // The original index format (version 1: no CRC32s), as git still writes it.
+    let v1 = s.path("v1.idx");
+    git(
+        &s.0,
+        &[
+            "index-pack",
+            "--index-version=1",
+            "-o",
+            v1.to_str().unwrap(),
+            pack.to_str().unwrap(),
+        ],
+    );
+    let sources = [gitverify::Source::Pack {
+        pack: pack.clone(),
+        index: Some(v1),
+    }];
+    assert_matches_git(&verify_sources(&sources, 2, false), &repo, &idx);
 }
 
 #[test]
