@@ -89,15 +89,7 @@ fn the_good_pack_verifies() {
     let run = check(&pack);
     assert_eq!(run.summary.damage, []);
     assert_eq!(run.objects.len(), 4);
-    git(
-        &s.0,
-        &[
-            "index-pack",
-            "-o",
-            s.path("git.idx").to_str().unwrap(),
-            pack.to_str().unwrap(),
-        ],
-    );
+    index_pack(&pack, &s.path("git.idx"));
     assert_eq!(run.offsets(), show_index(&s.path("git.idx")));
 }
 
@@ -363,15 +355,7 @@ fn thin_packs() {
     let pack = write(&s, "after.pack", &built.bytes, None);
     let run = check(&pack);
     assert_eq!(run.summary.damage, []);
-    git(
-        &s.0,
-        &[
-            "index-pack",
-            "-o",
-            s.path("after-git.idx").to_str().unwrap(),
-            pack.to_str().unwrap(),
-        ],
-    );
+    index_pack(&pack, &s.path("after-git.idx"));
     assert_eq!(run.offsets(), show_index(&s.path("after-git.idx")));
 }
 

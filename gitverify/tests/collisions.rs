@@ -148,15 +148,7 @@ fn public_collisions_as_hand_made_deltas() {
     let pack = s.path("hand.pack");
     std::fs::write(&pack, build_pack(&entries).bytes).unwrap();
     let idx = s.path("git.idx");
-    git(
-        &s.0,
-        &[
-            "index-pack",
-            "-o",
-            idx.to_str().unwrap(),
-            pack.to_str().unwrap(),
-        ],
-    );
+    index_pack(&pack, &idx);
     let mut ids = BTreeMap::new();
     for (i, name) in FILES.iter().enumerate() {
         std::fs::write(repo.join(name), read(i)).unwrap();

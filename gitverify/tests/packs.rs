@@ -159,15 +159,7 @@ fn ref_deltas_match_git() {
     let idx = pack.with_extension("idx");
     // git's own index of it, made from the pack alone.
     std::fs::remove_file(&idx).unwrap();
-    git(
-        &s.0,
-        &[
-            "index-pack",
-            "-o",
-            idx.to_str().unwrap(),
-            pack.to_str().unwrap(),
-        ],
-    );
+    index_pack(&pack, &idx);
     let [_, ofs, refs] = stored_kinds(&pack, &idx);
     assert!(ofs == 0 && refs > 100, "{ofs} {refs}");
     for threads in [1, 2] {

@@ -121,6 +121,19 @@ pub fn show_index(idx: &Path) -> BTreeMap<String, u64> {
         .collect()
 }
 
+/// `git index-pack -o IDX PACK`: git's own index of a pack, from the pack alone.
+pub fn index_pack(pack: &Path, idx: &Path) {
+    git(
+        pack.parent().unwrap(),
+        &[
+            "index-pack",
+            "-o",
+            idx.to_str().unwrap(),
+            pack.to_str().unwrap(),
+        ],
+    );
+}
+
 /// The single pack of a repository (after `git repack -a -d`).
 pub fn only_pack(dir: &Path) -> PathBuf {
     let packs: Vec<PathBuf> = std::fs::read_dir(dir.join(".git/objects/pack"))
