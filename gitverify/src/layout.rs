@@ -162,7 +162,11 @@ pub(crate) fn scan(
     let end = data.len() - 20;
     let mut window = Window::new(data);
     let mut layout = Layout::default();
-    layout.slots.reserve(count as usize);
+    // As many entries as the header says, but no more than the pack can
+    // hold (an entry takes at least 9 bytes): the count is not trusted.
+    layout
+        .slots
+        .reserve((count as usize).min(data.len() as usize / 9));
     let threads = options.threads.max(1);
     let mut inflater = Inflater::new();
     let mut keep_budget = options.cache / 2;

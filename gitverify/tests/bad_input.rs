@@ -141,6 +141,22 @@ fn truncated_packs_at_every_length() {
     );
 }
 
+/// A header declaring four billion objects: no room is made for them (the
+/// fuzz target found that it once was), the one entry there is verified.
+#[test]
+fn a_header_declaring_billions_of_objects() {
+    let s = Scratch::new("count");
+    let mut bytes = build_pack(&[Entry::Whole(Blob, b"one".to_vec())]).bytes;
+    bytes[8..12].copy_from_slice(&u32::MAX.to_be_bytes());
+    reseal(&mut bytes);
+    let run = check(&write(&s, "n.pack", &bytes, None));
+    run.assert_damage(&format!(
+        "truncated: the header says {} objects, the pack holds 1",
+        u32::MAX
+    ));
+    assert_eq!(run.objects.len(), 1);
+}
+
 #[test]
 fn a_wrong_trailer() {
     let s = Scratch::new("trailer");
