@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The library and the C library with the oldest Rust they support (the
-# rust-version of Cargo.toml: 1.63, git's own minimum), in a scratch copy of
-# the workspace that old Cargo can read:
+# The library, sha1dcsum and the C library with the oldest Rust they support
+# (the rust-version of Cargo.toml: 1.63, git's own minimum), in a scratch
+# copy of the workspace that old Cargo can read:
 # - the library, default features and none, with -D warnings, for x86-64
 #   and aarch64 (and wasm32 with simd128); its unit tests, its doc examples
 #   and every integration test that needs no newer dev-dependency (known
 #   answers, every backend against the portable one, the batch form, the
-#   reports; sha1dcsum and its tests);
+#   reports);
+# - sha1dcsum (sha1dcsum/): its unit tests and its integration tests;
 # - the C library: its unit tests, then installed with scripts/install-c.sh
 #   and put through the C tests (tests/c/run.sh --installed).
 # The copy leaves out what needs a newer compiler: the `digest` feature
@@ -40,8 +41,9 @@ work=$(mktemp -d)
 trap '[ -n "${SHA1DC_MSRV_KEEP:-}" ] || rm -rf "$work"' EXIT
 copy=$work/src
 say "a copy of the workspace for Rust $msrv in $copy"
-mkdir -p "$copy/capi" "$copy/scripts"
+mkdir -p "$copy/capi" "$copy/scripts" "$copy/sha1dcsum"
 cp -r Cargo.toml build.rs src "$copy/"
+cp -r sha1dcsum/Cargo.toml sha1dcsum/src sha1dcsum/tests "$copy/sha1dcsum/"
 tar -c --exclude=node_modules --exclude=tests/page/out tests | tar -x -C "$copy"
 # The README's Rust examples (doc tests) use the newer dev-dependencies; the
 # library's own examples run.
@@ -56,7 +58,7 @@ python3 - "$copy/Cargo.toml" <<'EOF'
 import re, sys
 path = sys.argv[1]
 sections = re.split(r'(?m)^(?=\[)', open(path).read())
-kept = ['[workspace]\nmembers = [".", "capi"]\n\n']
+kept = ['[workspace]\nmembers = [".", "sha1dcsum", "capi"]\ndefault-members = [".", "sha1dcsum"]\n\n']
 for s in sections:
     header = s.split('\n', 1)[0]
     if header.startswith('[workspace') or header == '[[bench]]':
@@ -93,12 +95,12 @@ say "Rust $msrv: the library, default features and none (-D warnings), x86-64, a
 for target in "" aarch64-unknown-linux-gnu; do
   for features in "" --no-default-features; do
     # shellcheck disable=SC2086 # empty or one word each
-    old rustc --quiet --lib $features ${target:+--target $target} -- -D warnings
+    old rustc --quiet -p sha1dc-wasm --lib $features ${target:+--target $target} -- -D warnings
   done
 done
 # With simd128, as the npm package builds it (the flag applies to the target only).
-RUSTFLAGS="-C target-feature=+simd128" old rustc --quiet --lib --target wasm32-unknown-unknown -- -D warnings
-say "Rust $msrv: cargo test (all but ${NEWER_TESTS[*]})"
+RUSTFLAGS="-C target-feature=+simd128" old rustc --quiet -p sha1dc-wasm --lib --target wasm32-unknown-unknown -- -D warnings
+say "Rust $msrv: cargo test, the library and sha1dcsum (all but ${NEWER_TESTS[*]})"
 old test --quiet
 say "Rust $msrv: the C library's unit tests, then installed and its C tests"
 old test --quiet -p sha1dc-wasm-capi --lib

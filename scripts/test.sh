@@ -29,13 +29,14 @@ native() {
   cargo clippy --all-targets -- -D warnings
   rust_target wasm32-unknown-unknown
   cargo clippy --package sha1dc-wasm-bindings --target wasm32-unknown-unknown -- -D warnings
-  cargo rustc --quiet --lib --no-default-features --crate-type rlib -- -D warnings
-  cargo rustc --quiet --lib --no-default-features --features digest --crate-type rlib -- -D warnings
+  cargo rustc --quiet -p sha1dc-wasm --lib --no-default-features --crate-type rlib -- -D warnings
+  cargo rustc --quiet -p sha1dc-wasm --lib --no-default-features --features digest --crate-type rlib -- -D warnings
   say "cargo test (native, automatic backend: the library, sha1dcsum, gitverify and git-sha1dc)"
   cargo test
-  say "cargo package and cargo publish --dry-run"
+  say "cargo package (the library, sha1dcsum) and cargo publish --dry-run (the library)"
   # --allow-dirty: other work in progress in the tree must not stop the check.
-  cargo package --quiet --allow-dirty --package sha1dc-wasm
+  # Both at once: sha1dcsum's is verified against the library's package.
+  cargo package --quiet --allow-dirty --package sha1dc-wasm --package sha1dcsum
   cargo publish --quiet --dry-run --allow-dirty --package sha1dc-wasm
   say "the fuzz targets build (run them with scripts/fuzz.sh or cargo +nightly fuzz run checkfile|pack)"
   cargo check --quiet --manifest-path fuzz/Cargo.toml --bins

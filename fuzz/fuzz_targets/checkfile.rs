@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 
 // The module as the command compiles it (plain std, no crate of the package).
 #[allow(dead_code)]
-#[path = "../../src/bin/sha1dcsum/lines.rs"]
+#[path = "../../sha1dcsum/src/bin/sha1dcsum/lines.rs"]
 mod lines;
 
 use lines::Line;

@@ -1,14 +1,14 @@
 //! Shared by the integration tests: the test data, the seeded PRNG
 //! (splitmix.rs), the hasher's modes and the known-answer checks (kat.rs),
-//! and a model of detection written from its description (model.rs).
+//! and a model of detection written from its description (model.rs). The
+//! sha1dcsum crate's tests include this module too.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub mod kat;
 pub mod model;
 mod splitmix;
-pub mod tempdir;
 
 pub use splitmix::{SplitMix64, splitmix64_bytes};
 
@@ -18,8 +18,16 @@ pub fn light() -> bool {
     matches!(std::env::var_os("SHA1DC_TEST_LIGHT"), Some(v) if !v.is_empty() && v != "0")
 }
 
+/// The repository's tests/data: below the manifest's directory of the crate
+/// under test, or of the nearest one above it that has it (the workspace's,
+/// for the sha1dcsum crate).
 pub fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = manifest
+        .ancestors()
+        .map(|dir| dir.join("tests/data"))
+        .find(|data| data.join("MANIFEST.tsv").is_file());
+    found.unwrap_or_else(|| panic!("no tests/data at or above {}", manifest.display()))
 }
 
 /// The generated controls of MANIFEST.tsv (`ctrl-*.bin`, not stored in

@@ -9,8 +9,8 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use crate::common::kat::{self, Mode};
-use crate::common::tempdir::TempDir;
 use crate::common::{SplitMix64, data_dir, text};
+use crate::tempdir::TempDir;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_sha1dcsum");
 

@@ -7,8 +7,8 @@ use std::os::unix::ffi::OsStringExt;
 use std::path::Path;
 
 use crate::common::data_dir;
-use crate::common::tempdir::TempDir;
 use crate::support::*;
+use crate::tempdir::TempDir;
 
 /// A tree in `root`: names whose byte order differs from a locale's and
 /// from the order of whole paths, a subdirectory at each level, a flagged

@@ -1,12 +1,14 @@
 //! Integration tests of the `sha1dcsum` command: output format, options and
 //! exit statuses, against the reference results in tests/data. One test
-//! binary (one link of the library) with a module for each concern.
+//! binary with a module for each concern. The repository's test data and
+//! known answers (tests/data, tests/common) are the library's, shared.
 // The command is native only.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "../common/mod.rs"]
+#[path = "../../../tests/common/mod.rs"]
 mod common;
 mod support;
+mod tempdir;
 
 mod batch;
 mod check;

@@ -6,9 +6,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use crate::common::kat::Mode;
-use crate::common::tempdir::TempDir;
 use crate::common::{SplitMix64, data_dir};
 use crate::support::*;
+use crate::tempdir::TempDir;
 use sha1dc_wasm::Hasher;
 
 #[test]

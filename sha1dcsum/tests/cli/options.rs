@@ -3,8 +3,8 @@
 use std::process::Command;
 
 use crate::common::data_dir;
-use crate::common::tempdir::TempDir;
 use crate::support::*;
+use crate::tempdir::TempDir;
 
 #[test]
 fn backends_list_and_forcing() {

@@ -6,8 +6,8 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 
 use crate::common::data_dir;
-use crate::common::tempdir::TempDir;
 use crate::support::*;
+use crate::tempdir::TempDir;
 
 #[test]
 fn missing_file_exit_1() {

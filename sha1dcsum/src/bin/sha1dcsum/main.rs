@@ -33,7 +33,7 @@ mod walk;
 
 // The tests' temporary directories, shared with the integration tests.
 #[cfg(test)]
-#[path = "../../../tests/common/tempdir.rs"]
+#[path = "../../../tests/cli/tempdir.rs"]
 mod tempdir;
 
 use std::ffi::OsStr;

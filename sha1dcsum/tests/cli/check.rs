@@ -5,8 +5,8 @@ use std::fs;
 use std::process::Command;
 
 use crate::common::data_dir;
-use crate::common::tempdir::TempDir;
 use crate::support::*;
+use crate::tempdir::TempDir;
 
 /// The files of odd_names and two collision files, copied to `tmp`.
 #[cfg(unix)]

@@ -3,9 +3,9 @@
 
 use std::fs;
 
-use crate::common::tempdir::TempDir;
 use crate::common::{SplitMix64, data_dir};
 use crate::support::*;
+use crate::tempdir::TempDir;
 
 /// Small files are hashed in groups through the batch API: the output is
 /// what the library gives for each file alone.

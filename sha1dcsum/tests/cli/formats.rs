@@ -7,9 +7,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::common::tempdir::TempDir;
 use crate::common::{SplitMix64, data_dir, tsv};
 use crate::support::*;
+use crate::tempdir::TempDir;
 
 /// DERIVED.tsv rows as (file, expected git blob id).
 fn derived() -> Vec<(String, String)> {

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::tempdir::TempDir;
 use crate::support::*;
+use crate::tempdir::TempDir;
 
 /// The long options --help lists (`--name`), in order.
 fn help_options() -> Vec<String> {
