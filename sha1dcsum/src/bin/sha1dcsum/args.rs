@@ -358,7 +358,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Command {
     let mut o = Options::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
-        let bytes = crate::os_bytes(&arg);
+        let bytes = crate::os::os_bytes(&arg);
         let parsed = if bytes == b"--" {
             o.files.extend(args.by_ref());
             Ok(())

@@ -12,9 +12,10 @@ use std::process::ExitCode;
 use sha1dc_wasm::Builder;
 
 use crate::args::Options;
-use crate::batch;
+use crate::dispatch;
 use crate::input::{Failure, describe};
 use crate::lines::{self, Line};
+use crate::os::os_name;
 use crate::output::{Output, exit_status, output_error};
 
 /// A line of a list that names a file: the name, and the checksum the line
@@ -69,19 +70,6 @@ impl Tally {
                 self.collisions += 1;
             }
         }
-    }
-}
-
-/// The name from a checksum line as a path.
-fn os_name(name: &[u8]) -> OsString {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStringExt;
-        OsString::from_vec(name.to_vec())
-    }
-    #[cfg(not(unix))]
-    {
-        OsString::from(String::from_utf8_lossy(name).into_owned())
     }
 }
 
@@ -253,22 +241,27 @@ fn verify(
     // Standard input named in a list read from standard input is empty by
     // then; named twice, it is read once, in order.
     let names: Vec<&OsStr> = names.iter().map(OsString::as_os_str).collect();
-    let jobs = crate::run::jobs(options, &names);
     let mut tally = Tally::default();
     let mut write_error = None;
-    batch::hash_all(&names, jobs, builder, options.git_blob, |i, result| {
-        let verdict = match verdict(options, &listed[i], &result) {
-            Some(verdict) => verdict,
-            None => return true,
-        };
-        tally.count(verdict);
-        if options.status || (verdict == Verdict::Ok && options.quiet) {
-            return true;
-        }
-        let written = print_verdict(out, &listed[i].name, verdict, result.err());
-        // A failed write stops the run: nobody reads the rest.
-        written.map_err(|e| write_error = Some(e)).is_ok()
-    });
+    dispatch::hash_all(
+        &names,
+        options.jobs,
+        builder,
+        options.git_blob,
+        |i, result| {
+            let verdict = match verdict(options, &listed[i], &result) {
+                Some(verdict) => verdict,
+                None => return true,
+            };
+            tally.count(verdict);
+            if options.status || (verdict == Verdict::Ok && options.quiet) {
+                return true;
+            }
+            let written = print_verdict(out, &listed[i].name, verdict, result.err());
+            // A failed write stops the run: nobody reads the rest.
+            written.map_err(|e| write_error = Some(e)).is_ok()
+        },
+    );
     match write_error {
         Some(e) => Err(e),
         None => Ok(tally),
@@ -278,7 +271,7 @@ fn verify(
 /// What checking a listed file found; `None` when there is nothing to
 /// say: a missing file with `--ignore-missing`, or a file without a
 /// collision whose line records no checksum read here.
-fn verdict(options: &Options, listed: &Listed, result: &batch::Result) -> Option<Verdict> {
+fn verdict(options: &Options, listed: &Listed, result: &dispatch::Result) -> Option<Verdict> {
     match (result, listed.digest) {
         (Ok(hashed), _) if hashed.outcome.collision().is_some() => Some(Verdict::Collision),
         (_, None) => None,

@@ -35,7 +35,7 @@ pub fn json_line(name: &OsStr, hashed: &Hashed) -> String {
     push_json_string(&mut line, &name.to_string_lossy());
     if name.to_str().is_none() {
         line.push_str(",\"file_bytes\":\"");
-        for b in crate::os_bytes(name) {
+        for b in crate::os::os_bytes(name) {
             line.push_str(&format!("{b:02x}"));
         }
         line.push('"');

@@ -5,28 +5,30 @@
 //! it follows GNU `sha1sum` (escaped names, `-z`, `--tag`, `-b`/`-t`, and
 //! `-c` to verify a list). Inputs are hashed on several threads (`-j`), each
 //! streaming through one reusable buffer, or, for small files, reading a
-//! group of them whole and hashing them at once (batch.rs), with the output
-//! in argument order. A streaming input takes a second thread, which reads
-//! and filters while its own hashes, once a core of the run is free
+//! group of them whole and hashing them at once (dispatch.rs), with the
+//! output in argument order. A streaming input takes a second thread, which
+//! reads and filters while its own hashes, once a core of the run is free
 //! (jobs.rs counts them).
 //!
 //! The modules, in the order a run goes through them: args.rs (the option
 //! table and its parser; help.rs, man.rs and complete.rs print it), run.rs
-//! (the run loop) and walk.rs (the inputs, `-r`), batch.rs and jobs.rs
-//! (what runs on which thread), input.rs (reading and hashing one input),
-//! lines.rs and json.rs (the lines printed), check.rs (`-c`), output.rs
-//! (standard output, errors, exit statuses).
+//! (the run loop) and walk.rs (the inputs, `-r`), dispatch.rs and jobs.rs
+//! (which input goes how, on which thread), input.rs (reading and hashing
+//! one input), lines.rs and json.rs (the lines printed), check.rs (`-c`),
+//! output.rs (standard output, errors, exit statuses), os.rs (names as
+//! bytes).
 
 mod args;
-mod batch;
 mod check;
 mod complete;
+mod dispatch;
 mod help;
 mod input;
 mod jobs;
 mod json;
 mod lines;
 mod man;
+mod os;
 mod output;
 mod run;
 mod walk;
@@ -36,25 +38,10 @@ mod walk;
 #[path = "../../../tests/cli/tempdir.rs"]
 mod tempdir;
 
-use std::ffi::OsStr;
 use std::process::ExitCode;
 
 use args::{Command, Generated, parse_args};
 use output::{PROGRAM, print_and_exit, usage_error};
-
-/// A name or an argument as the bytes the system gave: exactly those on
-/// Unix; elsewhere the platform's own encoding (`as_encoded_bytes`, which
-/// needs Rust 1.74 where Unix builds need 1.63).
-fn os_bytes(s: &OsStr) -> &[u8] {
-    #[cfg(unix)]
-    {
-        std::os::unix::ffi::OsStrExt::as_bytes(s)
-    }
-    #[cfg(not(unix))]
-    {
-        s.as_encoded_bytes()
-    }
-}
 
 /// What `--generate` prints.
 fn generate(what: Generated) -> String {

@@ -11,9 +11,10 @@ use crate::args::Options;
 use crate::input::describe;
 use crate::json::json_line;
 use crate::lines::{self, Style};
+use crate::os::os_bytes;
 use crate::output::{EXIT_USAGE, Output, PROGRAM, exit_status, output_error, print_and_exit};
 use crate::walk::{Input, Walk};
-use crate::{batch, check};
+use crate::{check, dispatch};
 
 /// The environment variable that picks the default backend (read here only:
 /// the library never reads the environment).
@@ -42,19 +43,6 @@ fn builder(options: &Options) -> Result<Builder, ExitCode> {
         available_backends().collect::<Vec<_>>().join(", ")
     );
     Err(ExitCode::from(EXIT_USAGE))
-}
-
-/// Threads to hash on: `-j`, else one per CPU. Standard input named twice
-/// or more is read by one thread, in order (the first `-` gets the data).
-pub fn jobs(options: &Options, names: &[&OsStr]) -> usize {
-    if names.iter().filter(|n| **n == "-").count() > 1 {
-        return 1;
-    }
-    options.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(usize::from)
-            .unwrap_or(1)
-    })
 }
 
 /// The most inputs of a walked tree hashed in one go: a tree is walked
@@ -159,9 +147,9 @@ impl Printer<'_> {
     /// is a failed write, which stops the run: nobody reads the rest.
     fn hash_part(&mut self, builder: Builder, names: &[OsString]) -> io::Result<()> {
         let names: Vec<&OsStr> = names.iter().map(OsString::as_os_str).collect();
-        let jobs = jobs(self.options, &names);
+        let (jobs, git_blob) = (self.options.jobs, self.options.git_blob);
         let mut written = Ok(());
-        batch::hash_all(&names, jobs, builder, self.options.git_blob, |i, result| {
+        dispatch::hash_all(&names, jobs, builder, git_blob, |i, result| {
             written = self.print(names[i], result);
             written.is_ok()
         });
@@ -169,7 +157,7 @@ impl Printer<'_> {
     }
 
     /// Prints an input's line, or its failure on standard error.
-    fn print(&mut self, name: &OsStr, result: batch::Result) -> io::Result<()> {
+    fn print(&mut self, name: &OsStr, result: dispatch::Result) -> io::Result<()> {
         let hashed = match result {
             Ok(hashed) => hashed,
             Err(failure) => {
@@ -188,7 +176,7 @@ impl Printer<'_> {
         } else {
             let digest = hashed.outcome.digest();
             let (style, zero) = (self.style, self.options.zero);
-            let name = crate::os_bytes(name);
+            let name = os_bytes(name);
             lines::write_line(
                 &mut self.line,
                 digest.as_bytes(),

@@ -14,6 +14,8 @@ use std::fs::{self, FileType};
 use std::io;
 use std::path::PathBuf;
 
+use crate::os::os_bytes;
+
 /// One input: a name to hash, or a directory that could not be listed.
 pub enum Input {
     Name(OsString),
@@ -51,7 +53,7 @@ impl Walk<'_> {
             // The entry's own type: a symbolic link is not followed.
             entries.push((entry.file_name(), entry.file_type()?));
         }
-        entries.sort_by(|(a, _), (b, _)| crate::os_bytes(b).cmp(crate::os_bytes(a)));
+        entries.sort_by(|(a, _), (b, _)| os_bytes(b).cmp(os_bytes(a)));
         self.stack.push(Listing { dir, entries });
         Ok(())
     }
@@ -90,7 +92,7 @@ impl Iterator for Walk<'_> {
             }
             let arg = self.args.next()?;
             // `-` is standard input, never a directory. Without -r, no
-            // `stat` here: the batch's own is enough.
+            // `stat` here: dispatch.rs's own is enough.
             let is_dir = || arg != "-" && fs::metadata(arg).map_or(false, |m| m.is_dir());
             if !(self.recursive && is_dir()) {
                 return Some(Input::Name(arg.clone()));

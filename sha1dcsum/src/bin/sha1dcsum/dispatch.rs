@@ -1,6 +1,7 @@
-//! Many small files at once, through the library's batch API
-//! ([`Builder::hash_many_into`]: one file per vector lane, 16 with AVX-512),
-//! which hashes them faster than one stream does one after another.
+//! Every input of a run, dispatched to the run's threads: small files many
+//! at once, through the library's batch API ([`Builder::hash_many_into`]:
+//! one file per vector lane, 16 with AVX-512), which hashes them faster than
+//! one stream does one after another; every other input on its own.
 //!
 //! The inputs are cut, in order, into units a thread takes whole:
 //!
@@ -290,16 +291,32 @@ fn enabled() -> bool {
     std::env::var_os(BATCH_VARIABLE).map_or(true, |v| v != "0")
 }
 
-/// Hashes every named input (`-` is standard input) on `jobs` threads, small
-/// files in groups, and calls `consume(i, result)` for input `i`, in order.
-/// Stops early when `consume` returns false.
+/// Threads to hash on: `-j` (`requested`), else one per CPU. Standard input
+/// named twice or more is read by one thread, in order (the first `-` gets
+/// the data).
+fn threads(requested: Option<usize>, names: &[&OsStr]) -> usize {
+    if names.iter().filter(|n| **n == "-").count() > 1 {
+        return 1;
+    }
+    requested.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(usize::from)
+            .unwrap_or(1)
+    })
+}
+
+/// Hashes every named input (`-` is standard input) on the threads `-j`
+/// asks for (`requested`), small files in groups, and calls `consume(i,
+/// result)` for input `i`, in order. Stops early when `consume` returns
+/// false.
 pub fn hash_all(
     names: &[&OsStr],
-    jobs: usize,
+    requested: Option<usize>,
     builder: Builder,
     git_blob: bool,
     mut consume: impl FnMut(usize, Result) -> bool,
 ) {
+    let jobs = threads(requested, names);
     let plan = Plan {
         names,
         next: 0,
@@ -517,11 +534,17 @@ mod tests {
             .collect();
         for jobs in [1, 2, 5] {
             let mut got = Vec::new();
-            hash_all(&names, jobs, Builder::default(), false, |i, result| {
-                assert_eq!(i, got.len());
-                got.push(shown(&result));
-                true
-            });
+            hash_all(
+                &names,
+                Some(jobs),
+                Builder::default(),
+                false,
+                |i, result| {
+                    assert_eq!(i, got.len());
+                    got.push(shown(&result));
+                    true
+                },
+            );
             assert_eq!(got, want, "jobs {jobs}");
         }
     }
