@@ -242,11 +242,42 @@ fn deliver<J: Iterator, T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::{Duration, Instant};
 
+    /// A count that threads raise and others wait on: the tests' only
+    /// synchronisation (no sleeps, no polling).
+    #[derive(Default)]
+    struct Count {
+        n: Mutex<usize>,
+        raised: Condvar,
+    }
+
+    impl Count {
+        fn raise(&self) {
+            *self.n.lock().unwrap() += 1;
+            self.raised.notify_all();
+        }
+
+        fn wait_for(&self, at_least: usize) {
+            let mut n = self.n.lock().unwrap();
+            while *n < at_least {
+                n = self.raised.wait(n).unwrap();
+            }
+        }
+
+        fn get(&self) -> usize {
+            *self.n.lock().unwrap()
+        }
+    }
+
+    /// The first unit finishes only after the next `later` ones have (on
+    /// the other threads), so their results arrive first and wait for it;
+    /// they are still consumed in order.
     #[test]
     fn results_come_in_order_whatever_the_threads() {
         for jobs in [1, 2, 3, 8, 100] {
+            let finished = Count::default();
+            // On one thread the units run in order: nothing to wait for.
+            let later = if jobs == 1 { 0 } else { 20 };
             let mut seen = Vec::new();
             run(
                 0..50,
@@ -254,11 +285,16 @@ mod tests {
                 || 0u32,
                 |calls, i, _| {
                     *calls += 1;
-                    // Later inputs finish first.
-                    std::thread::sleep(std::time::Duration::from_micros(((50 - i) * 20) as u64));
+                    if i == 0 {
+                        finished.wait_for(later);
+                    }
+                    finished.raise();
                     i * 3
                 },
                 |i, r| {
+                    if i == 0 {
+                        assert!(finished.get() > later, "jobs {jobs}");
+                    }
                     assert_eq!(r, i * 3);
                     seen.push(i);
                     true
@@ -290,19 +326,22 @@ mod tests {
     }
 
     /// Units from an iterator that yields fewer than its upper bound (as
-    /// the plan of groups does), some of them slow.
+    /// the plan of groups does), the first of them slower than the next
+    /// ones.
     #[test]
     fn units_of_unknown_count_come_in_order() {
         for jobs in [1, 2, 5] {
+            let finished = Count::default();
             let mut seen = Vec::new();
             run(
                 (0..200).filter(|i| i % 3 != 1),
                 jobs,
                 || (),
                 |(), unit, _| {
-                    if unit % 7 == 0 {
-                        std::thread::sleep(std::time::Duration::from_micros(300));
+                    if unit == 0 && jobs > 1 {
+                        finished.wait_for(10);
                     }
+                    finished.raise();
                     unit * 2
                 },
                 |k, r| {
@@ -316,34 +355,35 @@ mod tests {
         }
     }
 
+    /// A thread's state, dropped when the thread has no unit left: by then
+    /// it counts as at work no more.
+    struct Idles<'a>(&'a Count);
+
+    impl Drop for Idles<'_> {
+        fn drop(&mut self) {
+            self.0.raise();
+        }
+    }
+
     /// A thread may take a second one once every unit is claimed and fewer
-    /// threads are at work than the run may use: the last unit, slow, gets
-    /// one when the other thread runs out of units; the others, claimed
+    /// threads are at work than the run may use: the last unit gets one
+    /// once every other thread has run out of units; the others, claimed
     /// while units remained or beside a busy thread, do not; with one job,
     /// none does.
     #[test]
     fn a_second_thread_is_free_once_every_unit_is_claimed_and_a_thread_idles() {
         for jobs in [1, 2, 3] {
+            let idle = Count::default();
             let mut got = Vec::new();
             run(
                 0..6,
                 jobs,
-                || (),
-                |(), unit, cores| {
-                    let patience = match (unit, jobs) {
-                        (5, 2..) => Duration::from_secs(10),
-                        _ => Duration::ZERO,
-                    };
-                    let start = Instant::now();
-                    loop {
-                        if cores.second().is_some() {
-                            return true;
-                        }
-                        if start.elapsed() >= patience {
-                            return false;
-                        }
-                        std::thread::sleep(Duration::from_millis(1));
+                || Idles(&idle),
+                |_, unit, cores| {
+                    if unit == 5 {
+                        idle.wait_for(jobs - 1);
                     }
+                    cores.second().is_some()
                 },
                 |_, second| {
                     got.push(second);
