@@ -7,9 +7,11 @@ set -euo pipefail
 
 native() {
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt
-  # tests/cli/docs.rs loads the completions in zsh and fish and renders the
-  # man page with groff; it fails without them.
-  if can_apt; then apt_install zsh fish groff-base; fi
+  # sha1dcsum's tests (sha1dcsum/tests/cli/tools.rs) load the completions in
+  # zsh and fish, render the man page with groff, compare with git and GNU
+  # sha1sum, and as root read as nobody through setpriv: ignored where one is
+  # missing, failing when CI is set.
+  if can_apt; then apt_install zsh fish groff-base git coreutils util-linux; fi
 }
 
 cross() {

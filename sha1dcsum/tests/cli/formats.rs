@@ -23,14 +23,8 @@ fn derived() -> Vec<(String, String)> {
         .collect()
 }
 
-fn git_available() -> bool {
-    Command::new("git")
-        .arg("--version")
-        .output()
-        .map_or(false, |o| o.status.success())
-}
-
 fn git_hash_object(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> String {
+    require("git");
     let mut child = Command::new("git")
         .arg("hash-object")
         .args(args)
@@ -65,11 +59,8 @@ fn git_blob_matches_derived_tsv() {
 }
 
 #[test]
+#[cfg_attr(missing = "git", ignore = "git is not installed")]
 fn git_blob_matches_git_hash_object() {
-    if !git_available() {
-        eprintln!("skipped: git is not on PATH");
-        return;
-    }
     let tmp = TempDir::new("git");
     let mut rng = SplitMix64(7);
     let mut random = vec![0u8; 300_001];
@@ -184,14 +175,13 @@ fn odd_file_names_json_escaped_and_exact() {
     assert_eq!(o.stdout, expected);
 }
 
-/// For files nothing flags, the output is GNU sha1sum's byte for byte, in
-/// every style: escaped names, -b, --tag, -z.
+/// Names escaped as GNU coreutils 9 escapes them (whatever sha1sum is
+/// installed), one line per file.
 #[cfg(unix)]
 #[test]
-fn unflagged_output_is_gnu_sha1sums() {
-    let tmp = TempDir::new("gnu");
-    let names = odd_names(&tmp);
-    // What GNU coreutils 9 prints (independent of an installed sha1sum).
+fn names_are_escaped_as_gnu_coreutils_9_does() {
+    let tmp = TempDir::new("escaped");
+    odd_names(&tmp);
     let o = run_in(&tmp.0, ["plain.txt", "back\\slash"], None);
     assert_eq!(
         stdout(&o),
@@ -205,10 +195,16 @@ fn unflagged_output_is_gnu_sha1sums() {
     assert_eq!(stdout(&o).lines().count(), 2, "one line per file");
     assert!(stdout(&o).starts_with('\\'));
     assert!(stdout(&o).ends_with("  carriage\\rreturn\n"));
+}
 
-    if !gnu_sha1sum() {
-        return;
-    }
+/// For files nothing flags, the output is GNU sha1sum's byte for byte, in
+/// every style: escaped names, -b, --tag, -z.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(missing = "gnu-sha1sum", ignore = "no GNU sha1sum to compare with")]
+fn unflagged_output_is_gnu_sha1sums() {
+    let tmp = TempDir::new("gnu");
+    let names = odd_names(&tmp);
     for flags in [
         &[][..],
         &["-b"],
@@ -218,12 +214,11 @@ fn unflagged_output_is_gnu_sha1sums() {
         &["-t"],
     ] {
         let ours = run_with(&tmp.0, flags, &names);
-        let gnu = Command::new("sha1sum")
-            .args(flags)
-            .args(&names)
-            .current_dir(&tmp.0)
-            .output()
-            .unwrap();
+        let args = flags
+            .iter()
+            .map(OsStr::new)
+            .chain(names.iter().map(|n| n.as_os_str()));
+        let gnu = gnu_sha1sum(&tmp.0, args);
         assert_eq!(ours.stdout, gnu.stdout, "{flags:?}");
         assert_eq!(code(&ours), 0);
     }
@@ -232,20 +227,14 @@ fn unflagged_output_is_gnu_sha1sums() {
 /// `sha1sum -c` accepts every line printed for unflagged files.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(missing = "gnu-sha1sum", ignore = "no GNU sha1sum to compare with")]
 fn gnu_sha1sum_checks_our_lines() {
-    if !gnu_sha1sum() {
-        return;
-    }
     let tmp = TempDir::new("gnu-check");
     let names = odd_names(&tmp);
     for flags in [&[][..], &["-b"], &["--tag"]] {
         let ours = run_with(&tmp.0, flags, &names);
         tmp.write("SUMS", &ours.stdout);
-        let gnu = Command::new("sha1sum")
-            .args(["-c", "--strict", "SUMS"])
-            .current_dir(&tmp.0)
-            .output()
-            .unwrap();
+        let gnu = gnu_sha1sum(&tmp.0, ["-c", "--strict", "SUMS"]);
         assert_eq!(code_of(&gnu), 0, "{flags:?}: {}", stderr(&gnu));
         assert_eq!(
             String::from_utf8_lossy(&gnu.stdout).matches(": OK").count(),

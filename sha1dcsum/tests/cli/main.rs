@@ -9,6 +9,7 @@
 mod common;
 mod support;
 mod tempdir;
+mod tools;
 
 mod batch;
 mod check;

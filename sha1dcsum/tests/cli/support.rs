@@ -11,6 +11,8 @@ use std::process::{Command, Output, Stdio};
 use crate::common::kat::{self, Mode};
 use crate::common::{SplitMix64, data_dir, text};
 use crate::tempdir::TempDir;
+use crate::tools::SETPRIV_NOBODY;
+pub use crate::tools::require;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_sha1dcsum");
 
@@ -68,16 +70,16 @@ pub fn run_with(dir: &Path, flags: &[&str], names: &[impl AsRef<OsStr>]) -> Outp
 }
 
 /// Runs the command in `dir` as the user `nobody`, by setpriv (util-linux),
-/// for what root may always read; `None` when setpriv cannot do it.
-pub fn run_as_nobody(dir: &Path, args: &[&str]) -> Option<Output> {
-    let dropped = Command::new("setpriv")
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN])
+/// for what root may always read.
+pub fn run_as_nobody(dir: &Path, args: &[&str]) -> Output {
+    require("setpriv");
+    Command::new("setpriv")
+        .args(SETPRIV_NOBODY)
+        .arg(BIN)
         .args(args)
         .current_dir(dir)
-        .output();
-    dropped
-        .ok()
-        .filter(|o| !String::from_utf8_lossy(&o.stderr).starts_with("setpriv"))
+        .output()
+        .expect("setpriv runs")
 }
 
 pub fn stdout(o: &Output) -> String {
@@ -182,17 +184,19 @@ pub fn odd_names(tmp: &TempDir) -> Vec<OsString> {
     names
 }
 
-pub fn gnu_sha1sum() -> bool {
-    let ok = Command::new("sha1sum")
-        .arg("--version")
+/// GNU sha1sum run in `dir` with `args`; the test fails without it (see
+/// tools.rs).
+pub fn gnu_sha1sum<I, S>(dir: &Path, args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    require("gnu-sha1sum");
+    Command::new("sha1sum")
+        .args(args)
+        .current_dir(dir)
         .output()
-        .map_or(false, |o| {
-            o.status.success() && stdout(&o).contains("GNU coreutils")
-        });
-    if !ok {
-        eprintln!("SKIPPED: no GNU sha1sum to compare with");
-    }
-    ok
+        .expect("sha1sum runs")
 }
 
 /// Runs the command in `dir` with the batch of small files on or off
