@@ -8,12 +8,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-// The module as the command compiles it (plain std, no crate of the package).
-#[allow(dead_code)]
-#[path = "../../sha1dcsum/src/bin/sha1dcsum/lines.rs"]
-mod lines;
-
-use lines::Line;
+use sha1dcsum::lines::{self, Line};
 
 fuzz_target!(|data: &[u8]| {
     for line in data.split(|&b| b == b'\n') {

@@ -431,3 +431,68 @@ fn check_skips_the_lines_gnu_skips() {
         }
     }
 }
+
+/// The forms of a line GNU `sha1sum -c` reads besides the ones it writes:
+/// OpenSSL's `SHA1(<name>)= <hex>`, any blanks around the `=`, a tab after
+/// the hex, BSD's `<hex> <name>`, a one-byte name; and lines it does not
+/// read. Each: the list, then what `-c --strict` prints and its status.
+/// (A `SHA1 (<name>) = ` line whose checksum is in no known form is
+/// reported where GNU is silent: lines.rs's tests.)
+const FORM_CASES: &[(&str, &str, i32)] = &[
+    ("SHA1(a)= {HEX}\n", "a: OK\n", 0),
+    ("SHA1(a)={HEX}\n", "a: OK\n", 0),
+    ("SHA1 (a)  = \t{HEX}\n", "a: OK\n", 0),
+    ("SHA1 (a (1)) = {HEX}\n", "a (1): OK\n", 0),
+    ("{HEX}\ta\n", "a: OK\n", 0),
+    ("{HEX}\t*a\n", "a: OK\n", 0),
+    ("{HEX}\t a\n", "a: OK\n", 0),
+    ("{HEX} a\n", "a: OK\n", 0),
+    ("{HEX}  \n", " : OK\n", 0),
+    ("{HEX} *\n", "*: OK\n", 0),
+    ("SHA1  (a) = {HEX}\n{GOOD}", "a: OK\n", 1),
+    ("sha1 (a) = {HEX}\n{GOOD}", "a: OK\n", 1),
+];
+
+fn form_dir(tag: &str) -> TempDir {
+    let tmp = TempDir::new(tag);
+    for name in ["a", "a (1)", " ", "*"] {
+        tmp.write(name, b"abc");
+    }
+    tmp
+}
+
+#[cfg(unix)]
+#[test]
+fn check_reads_the_forms_gnu_reads() {
+    let tmp = form_dir("check-forms");
+    for &(template, want, status) in FORM_CASES {
+        tmp.write("SUMS", comment_case(template).as_bytes());
+        let o = run_in(&tmp.0, ["-c", "--strict", "SUMS"], None);
+        assert_eq!(
+            (stdout(&o).as_str(), code(&o)),
+            (want, status),
+            "{template:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+/// The same cases side by side with GNU `sha1sum -c`.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(missing = "gnu-sha1sum", ignore = "no GNU sha1sum to compare with")]
+fn check_reads_the_forms_gnu_reads_as_gnu_does() {
+    let tmp = form_dir("check-forms-gnu");
+    for &(template, ..) in FORM_CASES {
+        tmp.write("SUMS", comment_case(template).as_bytes());
+        let ours = run_in(&tmp.0, ["-c", "--strict", "SUMS"], None);
+        let gnu = gnu_sha1sum(&tmp.0, ["-c", "--strict", "SUMS"]);
+        assert_eq!(ours.stdout, gnu.stdout, "{template:?}");
+        assert_eq!(
+            stderr(&ours),
+            stderr(&gnu).replace("sha1sum: ", "sha1dcsum: "),
+            "{template:?}"
+        );
+        assert_eq!(code(&ours), code_of(&gnu), "{template:?}");
+    }
+}

@@ -1,7 +1,7 @@
 //! `--generate complete-bash|complete-zsh|complete-fish`: shell completions
-//! from the table of options (args.rs), so they offer every option there is.
+//! from the library's table of options, so they offer every option there is.
 
-use crate::args::{Choices, Generated, OPTIONS, Opt};
+use sha1dcsum::options::{Choices, Generated, OPTIONS, Opt};
 
 /// An option's help up to the first ` (`, `: ` or `; `, backquotes made
 /// plain quotes: the line a completion menu shows.

@@ -10,23 +10,20 @@
 //! reads and filters while its own hashes, once a core of the run is free
 //! (jobs.rs counts them).
 //!
-//! The modules, in the order a run goes through them: args.rs (the option
-//! table and its parser; help.rs, man.rs and complete.rs print it), run.rs
-//! (the run loop) and walk.rs (the inputs, `-r`), dispatch.rs and jobs.rs
-//! (which input goes how, on which thread), input.rs (reading and hashing
-//! one input), lines.rs and json.rs (the lines printed), check.rs (`-c`),
-//! output.rs (standard output, errors, exit statuses), os.rs (names as
-//! bytes).
+//! What is text, not I/O, is the crate's library (the option table and its
+//! parser, the help, the checksum and `--json` lines, what `-c` says), which
+//! the npm package's command shares. The modules here, in the order a run
+//! goes through them: run.rs (the run loop) and walk.rs (the inputs, `-r`),
+//! dispatch.rs and jobs.rs (which input goes how, on which thread), input.rs
+//! (reading and hashing one input), check.rs (`-c`), output.rs (standard
+//! output, errors, exit statuses), os.rs (names as bytes), man.rs and
+//! complete.rs (`--generate`).
 
-mod args;
 mod check;
 mod complete;
 mod dispatch;
-mod help;
 mod input;
 mod jobs;
-mod json;
-mod lines;
 mod man;
 mod os;
 mod output;
@@ -38,9 +35,12 @@ mod walk;
 #[path = "../../../tests/cli/tempdir.rs"]
 mod tempdir;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
-use args::{Command, Generated, parse_args};
+use sha1dcsum::help::{self, Program};
+use sha1dcsum::options::{Command, Generated, parse_args};
+
 use output::{PROGRAM, print_and_exit, usage_error};
 
 /// What `--generate` prints.
@@ -54,12 +54,17 @@ fn generate(what: Generated) -> String {
 }
 
 fn main() -> ExitCode {
-    match parse_args(std::env::args_os().skip(1)) {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let bytes: Vec<&[u8]> = args.iter().map(|a| os::os_bytes(a)).collect();
+    match parse_args(&bytes) {
         Command::Run(options) => match options.generate {
             Some(what) => print_and_exit(&generate(what)),
-            None => run::run(options),
+            None => {
+                let files = options.files.iter().map(|&i| args[i].clone()).collect();
+                run::run(options, files)
+            }
         },
-        Command::Help => print_and_exit(&help::help_text()),
+        Command::Help => print_and_exit(&help::help_text(Program::Native)),
         Command::Version => print_and_exit(&format!("{PROGRAM} {}\n", env!("CARGO_PKG_VERSION"))),
         Command::Usage(reason) => usage_error(&reason),
     }
@@ -73,13 +78,13 @@ mod tests {
     /// --help, the man page and each shell's completions.
     #[test]
     fn every_option_is_in_every_generated_text() {
-        let help = help::help_text();
+        let help = help::help_text(Program::Native);
         let man = man::man_page();
         let [bash, zsh, fish] = [complete::bash(), complete::zsh(), complete::fish()];
         let bash_words: Vec<&str> = bash
             .split(|c: char| c.is_whitespace() || "'|)".contains(c))
             .collect();
-        for opt in args::OPTIONS {
+        for opt in sha1dcsum::options::OPTIONS {
             let long = opt.long;
             let roff_long = long.replace('-', "\\-");
             let value = opt.value().map(|v| v.name).unwrap_or_default();

@@ -1,8 +1,10 @@
-//! `--generate man`: the man page, in roff, from the text of `--help`
-//! (help.rs) and the table of options (args.rs).
+//! `--generate man`: the man page, in roff, from the text of `--help` and
+//! the table of options (the library's help.rs and options.rs).
 
-use crate::args::{OPTIONS, Opt};
-use crate::help::{DESCRIPTION, EXIT_STATUS, NOTES, SECTIONS, SUMMARY, USAGE};
+use sha1dcsum::help::{Program, SECTIONS};
+use sha1dcsum::options::{OPTIONS, Opt};
+
+const PROGRAM: Program = Program::Native;
 
 /// `text` as roff: backslashes and minus signs escaped, `quoted` spans in
 /// bold, and a line that would start with a control character guarded.
@@ -55,13 +57,17 @@ pub fn man_page() -> String {
     // No hyphenation: option names and hashes stay whole when copied.
     out.push_str(".nh\n");
     // NAME's line is what apropos and whatis show: "name \- what it does".
-    let what = SUMMARY.trim_end_matches('.');
+    let what = PROGRAM.summary().trim_end_matches('.');
     let what = what[..1].to_lowercase() + &what[1..];
     out.push_str(&format!(".SH NAME\nsha1dcsum \\- {}\n", roff(&what)));
-    let synopsis = USAGE.trim_start_matches("Usage: sha1dcsum ");
+    let usage = PROGRAM.usage();
+    let synopsis = usage.trim_start_matches("Usage: sha1dcsum ");
     out.push_str(&format!(".SH SYNOPSIS\n.B sha1dcsum\n{}\n", roff(synopsis)));
     out.push_str(".SH DESCRIPTION\n");
-    push_paragraphs(&mut out, &[&[SUMMARY][..], DESCRIPTION].concat());
+    push_paragraphs(
+        &mut out,
+        &[&[PROGRAM.summary()], PROGRAM.description()].concat(),
+    );
     for (section, title) in SECTIONS {
         out.push_str(&format!(".SH {}\n", title.to_uppercase()));
         for opt in OPTIONS.iter().filter(|opt| opt.section == section) {
@@ -69,9 +75,9 @@ pub fn man_page() -> String {
         }
     }
     out.push_str(".SH NOTES\n");
-    push_paragraphs(&mut out, NOTES);
+    push_paragraphs(&mut out, PROGRAM.notes());
     out.push_str(".SH \"EXIT STATUS\"\n");
-    for (code, meaning) in EXIT_STATUS {
+    for (code, meaning) in PROGRAM.exit_statuses() {
         out.push_str(&format!(".TP\n.B {code}\n{}\n", roff(meaning)));
     }
     out.push_str(".SH \"SEE ALSO\"\n.BR sha1sum (1),\n.BR git-hash-object (1)\n");

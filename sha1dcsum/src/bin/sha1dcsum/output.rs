@@ -1,40 +1,32 @@
 //! What leaves the process: standard output with its flushing policy, the
-//! messages on standard error, and the exit statuses.
+//! messages on standard error, and the exit statuses (the library's
+//! sha1dcsum::exit).
 
 use std::io::{self, BufWriter, ErrorKind, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use crate::help::USAGE;
+use sha1dcsum::check::Said;
+use sha1dcsum::exit;
+use sha1dcsum::help::{self, Program};
+
 use crate::input::describe;
 
 pub const PROGRAM: &str = "sha1dcsum";
 
-/// Every input read, no collision.
-const EXIT_OK: u8 = 0;
-/// Some input could not be read, or the output could not be written.
-const EXIT_IO_ERROR: u8 = 1;
-/// Bad usage.
-pub const EXIT_USAGE: u8 = 2;
-/// A collision was detected (and every input was read).
-const EXIT_COLLISION: u8 = 3;
-/// Standard output was closed by its reader: the status a shell shows for a
-/// process killed by SIGPIPE (128 + 13), which is what coreutils gets.
-const EXIT_BROKEN_PIPE: u8 = 141;
-
 pub fn usage_error(reason: &str) -> ExitCode {
-    eprintln!("{PROGRAM}: {reason}\n{USAGE}\nTry '{PROGRAM} --help' for more information.");
-    ExitCode::from(EXIT_USAGE)
+    eprint!("{}", help::usage_error(Program::Native, reason));
+    ExitCode::from(exit::USAGE)
 }
 
 /// Reports a failed write to standard output: for a closed pipe, quietly
 /// with the SIGPIPE status, as coreutils ends.
 pub fn output_error(e: &io::Error) -> ExitCode {
     if e.kind() == ErrorKind::BrokenPipe {
-        return ExitCode::from(EXIT_BROKEN_PIPE);
+        return ExitCode::from(exit::BROKEN_PIPE);
     }
     eprintln!("{PROGRAM}: standard output: {}", describe(e));
-    ExitCode::from(EXIT_IO_ERROR)
+    ExitCode::from(exit::IO_ERROR)
 }
 
 /// Writes `text` to standard output.
@@ -44,7 +36,7 @@ pub fn print_and_exit(text: &str) -> ExitCode {
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
     {
-        Ok(()) => ExitCode::from(EXIT_OK),
+        Ok(()) => ExitCode::from(exit::OK),
         Err(e) => output_error(&e),
     }
 }
@@ -52,13 +44,7 @@ pub fn print_and_exit(text: &str) -> ExitCode {
 /// The exit status of a run (hashing or `-c`): an unreadable or failed
 /// input (1) before a detected collision (3) before success (0).
 pub fn exit_status(failed: bool, collided: bool) -> ExitCode {
-    ExitCode::from(if failed {
-        EXIT_IO_ERROR
-    } else if collided {
-        EXIT_COLLISION
-    } else {
-        EXIT_OK
-    })
+    ExitCode::from(exit::status(failed, collided))
 }
 
 /// Standard output with the flushing policy of a long run: buffered, but
@@ -94,6 +80,17 @@ impl Output {
     pub fn error(&mut self, message: std::fmt::Arguments<'_>) -> io::Result<()> {
         self.flush()?;
         eprintln!("{PROGRAM}: {message}");
+        Ok(())
+    }
+
+    /// Prints what a check said, each on its stream.
+    pub fn say(&mut self, said: impl Iterator<Item = Said>) -> io::Result<()> {
+        for said in said {
+            match said {
+                Said::Error(message) => self.error(format_args!("{message}"))?,
+                Said::Out(bytes) => self.write(&bytes)?,
+            }
+        }
         Ok(())
     }
 }

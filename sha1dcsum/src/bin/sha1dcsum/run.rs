@@ -6,13 +6,13 @@ use std::io;
 use std::process::ExitCode;
 
 use sha1dc_wasm::{Builder, available_backends};
+use sha1dcsum::exit;
+use sha1dcsum::options::Options;
+use sha1dcsum::result::{Collision, Hashed, push_result};
 
-use crate::args::Options;
 use crate::input::describe;
-use crate::json::json_line;
-use crate::lines::{self, Style};
 use crate::os::os_bytes;
-use crate::output::{EXIT_USAGE, Output, PROGRAM, exit_status, output_error, print_and_exit};
+use crate::output::{Output, PROGRAM, exit_status, output_error, print_and_exit};
 use crate::walk::{Input, Walk};
 use crate::{check, dispatch};
 
@@ -27,22 +27,22 @@ fn builder(options: &Options) -> Result<Builder, ExitCode> {
         .safe_hash(!options.no_safe_hash);
     let env_backend = std::env::var_os(BACKEND_VARIABLE).filter(|v| !v.is_empty());
     let (source, name) = match (&options.backend, &env_backend) {
-        (Some(name), _) => ("backend", name),
-        (None, Some(name)) => (BACKEND_VARIABLE, name),
+        (Some(name), _) => ("backend", &name[..]),
+        (None, Some(name)) => (BACKEND_VARIABLE, os_bytes(name)),
         (None, None) => return Ok(builder),
     };
     // Backend names are ASCII: a name that is not UTF-8 is simply unknown.
-    let why = match name.to_str().map(|n| builder.backend(n)) {
-        Some(Ok(chosen)) => return Ok(chosen),
-        Some(Err(e)) if e.is_unsupported() => "is not supported by this CPU",
+    let why = match std::str::from_utf8(name).map(|n| builder.backend(n)) {
+        Ok(Ok(chosen)) => return Ok(chosen),
+        Ok(Err(e)) if e.is_unsupported() => "is not supported by this CPU",
         _ => "is unknown",
     };
     eprintln!(
         "{PROGRAM}: {source} '{}' {why}; available backends: {}",
-        name.to_string_lossy(),
+        String::from_utf8_lossy(name),
         available_backends().collect::<Vec<_>>().join(", ")
     );
-    Err(ExitCode::from(EXIT_USAGE))
+    Err(ExitCode::from(exit::USAGE))
 }
 
 /// The most inputs of a walked tree hashed in one go: a tree is walked
@@ -51,7 +51,8 @@ fn builder(options: &Options) -> Result<Builder, ExitCode> {
 /// end waits for its slowest input.)
 const TREE_PART: usize = 4096;
 
-pub fn run(mut options: Options) -> ExitCode {
+/// Runs the command: `files` are the FILE arguments.
+pub fn run(options: Options, mut files: Vec<OsString>) -> ExitCode {
     if options.list_backends {
         let names: String = available_backends()
             .map(|name| format!("{name}\n"))
@@ -62,13 +63,11 @@ pub fn run(mut options: Options) -> ExitCode {
         Ok(b) => b,
         Err(code) => return code,
     };
-    let mut files = std::mem::take(&mut options.files);
     if files.is_empty() {
         files.push("-".into());
     }
     if options.check {
-        let names: Vec<&OsStr> = files.iter().map(OsString::as_os_str).collect();
-        return check::run(&options, builder, &names);
+        return check::run(&options, builder, &files);
     }
     let mut printer = Printer::new(&options);
     let part = if options.recursive {
@@ -117,7 +116,6 @@ fn hash_inputs(
 /// what the exit status will say.
 struct Printer<'a> {
     options: &'a Options,
-    style: Style,
     out: Output,
     failed: bool,
     collided: bool,
@@ -126,16 +124,8 @@ struct Printer<'a> {
 
 impl Printer<'_> {
     fn new(options: &Options) -> Printer<'_> {
-        let style = if options.tag {
-            Style::Tag
-        } else if options.binary == Some(true) {
-            Style::Binary
-        } else {
-            Style::Text
-        };
         Printer {
             options,
-            style,
             out: Output::new(),
             failed: false,
             collided: false,
@@ -167,25 +157,25 @@ impl Printer<'_> {
                     .error(format_args!("{}: {failure}", name.to_string_lossy()));
             }
         };
-        let flagged = hashed.outcome.collision().is_some();
-        self.collided |= flagged;
+        let outcome = &hashed.outcome;
+        let dv = outcome.collision().map(|c| c.dv().to_string());
+        let collision = match (outcome.collision(), hashed.offset, &dv) {
+            (Some(c), Some(offset), Some(dv)) => Some(Collision {
+                offset,
+                block: c.block(),
+                dv,
+                count: c.count(),
+            }),
+            _ => None,
+        };
+        self.collided |= collision.is_some();
+        let printed = Hashed {
+            sha1: *outcome.sha1().as_bytes(),
+            output: *outcome.digest().as_bytes(),
+            collision,
+        };
         self.line.clear();
-        if self.options.json {
-            self.line
-                .extend_from_slice(json_line(name, &hashed).as_bytes());
-        } else {
-            let digest = hashed.outcome.digest();
-            let (style, zero) = (self.style, self.options.zero);
-            let name = os_bytes(name);
-            lines::write_line(
-                &mut self.line,
-                digest.as_bytes(),
-                name,
-                flagged,
-                style,
-                zero,
-            );
-        }
+        push_result(&mut self.line, self.options, os_bytes(name), &printed);
         self.out.write(&self.line)
     }
 }

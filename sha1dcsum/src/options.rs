@@ -1,13 +1,26 @@
 //! The command line: one table of options ([`OPTIONS`]) that the parser,
-//! `--help` and the man page (help.rs) and the shell completions
-//! (complete.rs) all read, so none of them can forget an option.
+//! `--help` (help.rs), the command's man page and shell completions, and
+//! the npm package's command all read, so none of them can forget an
+//! option.
 //!
-//! Parsing follows GNU getopt: short options bundle (`-cz`, `-j4`), a long
-//! option may be shortened to any prefix no other option starts with
-//! (`--sta` for `--status`), its value follows `=` or comes as the next
-//! argument, `--` ends the options, and options may come after file names.
+//! Parsing follows GNU getopt, messages included: short options bundle
+//! (`-cz`, `-j4`), a long option may be shortened to any prefix no other
+//! option starts with (`--sta` for `--status`), its value follows `=` or
+//! comes as the next argument, `--` ends the options, and options may come
+//! after file names. Arguments are bytes: a file name that is not UTF-8 is
+//! passed through as it is (as the index of its argument).
+//!
+//! Written here rather than taken from a crate: GNU's abbreviations and
+//! exact messages (which the tests compare with sha1sum's), arguments as
+//! bytes, and Rust 1.63 and wasm32 (the npm package's command parses with
+//! this code) are more than the argument parsers of crates.io give together.
 
-use std::ffi::{OsStr, OsString};
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::lines::Style;
 
 /// What the command line asks for.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -16,7 +29,8 @@ pub struct Options {
     pub no_safe_hash: bool,
     pub git_blob: bool,
     pub json: bool,
-    pub backend: Option<OsString>,
+    /// `--backend`'s value, as given.
+    pub backend: Option<Vec<u8>>,
     pub list_backends: bool,
     /// `-b` (true) or `-t` (false), the last one given.
     pub binary: Option<bool>,
@@ -32,7 +46,21 @@ pub struct Options {
     pub recursive: bool,
     /// `--generate`: print this instead of running.
     pub generate: Option<Generated>,
-    pub files: Vec<OsString>,
+    /// The FILE arguments, as indices into the arguments parsed.
+    pub files: Vec<usize>,
+}
+
+impl Options {
+    /// How the checksum lines are written: `--tag`, `-b` or `-t`.
+    pub fn style(&self) -> Style {
+        if self.tag {
+            Style::Tag
+        } else if self.binary == Some(true) {
+            Style::Binary
+        } else {
+            Style::Text
+        }
+    }
 }
 
 /// What `--generate` prints: the man page or a shell's completions, all
@@ -97,7 +125,7 @@ pub enum Choices {
 pub struct Value {
     pub name: &'static str,
     pub choices: Choices,
-    set: fn(&mut Options, &OsStr) -> Result<(), String>,
+    set: fn(&mut Options, &[u8]) -> Result<(), String>,
 }
 
 /// What an option does when it is given.
@@ -118,6 +146,9 @@ pub struct Opt {
     /// One paragraph; help.rs wraps it. Up to the first ` (`, `: ` or `; `,
     /// it is also the summary the completions show.
     pub help: &'static str,
+    /// The npm package's command's own text, where it differs
+    /// ([`crate::help::Program::Node`]).
+    pub node_help: Option<&'static str>,
     pub section: Section,
     pub action: Action,
 }
@@ -139,6 +170,7 @@ pub const OPTIONS: &[Opt] = &[
         short: Some(b'b'),
         help: "print ` *` before the name (the input is read the same), \
                except before a name starting with `coll* ` (see below)",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.binary = Some(true)),
     },
@@ -146,6 +178,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "text",
         short: Some(b't'),
         help: "print two spaces before the name (the default)",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.binary = Some(false)),
     },
@@ -154,6 +187,7 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         help: "print BSD-style lines: SHA1 (<name>) = <hex> \
                (flagged: SHA1 (<name>) = <hex> *coll*)",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.tag = true),
     },
@@ -162,6 +196,7 @@ pub const OPTIONS: &[Opt] = &[
         short: Some(b'z'),
         help: "end each line with NUL, not newline, and do not escape names; \
                with --check, read NUL-terminated lines",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.zero = true),
     },
@@ -171,6 +206,9 @@ pub const OPTIONS: &[Opt] = &[
         help: "hash N inputs at a time (default: the number of CPUs); \
                the output stays in argument order; a large input takes a \
                second thread once a thread of the N is free (-j 1: never)",
+        node_help: Some(
+            "accepted as sha1dcsum takes it (a whole number, 1 or more); this command hashes one input at a time, a file of 16 MiB or more with the filter half of collision detection on a second thread, unless N is 1",
+        ),
         section: Section::Hashing,
         action: Action::Take(Value {
             name: "N",
@@ -191,6 +229,7 @@ pub const OPTIONS: &[Opt] = &[
                followed), and so are FIFOs, sockets and devices; a \
                directory that cannot be listed is an input that cannot \
                be read",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.recursive = true),
     },
@@ -198,6 +237,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "reduced-round",
         short: None,
         help: "also detect reduced-round collisions",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.reduced_round = true),
     },
@@ -205,6 +245,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "no-safe-hash",
         short: None,
         help: "print the plain SHA-1 even when a collision is detected",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.no_safe_hash = true),
     },
@@ -215,6 +256,7 @@ pub const OPTIONS: &[Opt] = &[
                the content), as `git hash-object` does; standard input \
                (and any input that is not a regular file) is read whole \
                into memory first, since its length must come first",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.git_blob = true),
     },
@@ -229,6 +271,7 @@ pub const OPTIONS: &[Opt] = &[
                file, after the header), block counts what was hashed; \
                a name that is not UTF-8 is in file with U+FFFD \
                replacements and, exactly, in file_bytes (hex)",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.json = true),
     },
@@ -237,12 +280,15 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         help: "use the named backend (see --backends) \
                (default: $SHA1DC_BACKEND if set, else the fastest)",
+        node_help: Some(
+            "use the named backend (see --backends) (default: $SHA1DC_BACKEND if set, else simd128)",
+        ),
         section: Section::Hashing,
         action: Action::Take(Value {
             name: "NAME",
             choices: Choices::Backends,
             set: |o, v| {
-                o.backend = Some(v.to_owned());
+                o.backend = Some(v.to_vec());
                 Ok(())
             },
         }),
@@ -251,6 +297,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "backends",
         short: None,
         help: "list the backends this CPU can run, fastest first",
+        node_help: Some("list the backends: simd128, the only one in WebAssembly"),
         section: Section::Hashing,
         action: Action::Set(|o| o.list_backends = true),
     },
@@ -258,6 +305,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "help",
         short: Some(b'h'),
         help: "print this help and exit",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Help,
     },
@@ -265,6 +313,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "version",
         short: Some(b'V'),
         help: "print the version and exit",
+        node_help: None,
         section: Section::Hashing,
         action: Action::Version,
     },
@@ -274,17 +323,22 @@ pub const OPTIONS: &[Opt] = &[
         help: "print the man page or a shell's completions (WHAT: man, \
                complete-bash, complete-zsh or complete-fish) and exit; \
                both are made from the same text as this help",
+        node_help: Some(
+            "sha1dcsum's man page and shell completions (WHAT: man, complete-bash, complete-zsh or complete-fish) are not in this command: `sha1dcsum --generate WHAT` from the Rust crate prints them",
+        ),
         section: Section::Hashing,
         action: Action::Take(Value {
             name: "WHAT",
             choices: Choices::Generated,
             set: |o, v| {
-                let what = Generated::ALL.into_iter().find(|g| v == g.name());
+                let what = Generated::ALL
+                    .into_iter()
+                    .find(|g| v == g.name().as_bytes());
                 o.generate = Some(what.ok_or_else(|| {
                     let names: Vec<&str> = Generated::ALL.iter().map(|g| g.name()).collect();
                     format!(
                         "invalid argument '{}' for '--generate' (one of: {})",
-                        v.to_string_lossy(),
+                        String::from_utf8_lossy(v),
                         names.join(", ")
                     )
                 })?);
@@ -302,6 +356,7 @@ pub const OPTIONS: &[Opt] = &[
                `<name>: OK`, `<name>: FAILED`, `<name>: FAILED open or read`, \
                or `<name>: COLLISION` for a file in which a collision is \
                detected (never OK, whatever its line says)",
+        node_help: None,
         section: Section::Checking,
         action: Action::Set(|o| o.check = true),
     },
@@ -309,6 +364,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "ignore-missing",
         short: None,
         help: "don't fail or report status for missing files",
+        node_help: None,
         section: Section::Checking,
         action: Action::Set(|o| o.ignore_missing = true),
     },
@@ -316,6 +372,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "quiet",
         short: None,
         help: "don't print OK for each successfully verified file",
+        node_help: None,
         section: Section::Checking,
         action: Action::Set(|o| o.quiet = true),
     },
@@ -323,6 +380,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "status",
         short: None,
         help: "don't output anything, status code shows success",
+        node_help: None,
         section: Section::Checking,
         action: Action::Set(|o| o.status = true),
     },
@@ -330,6 +388,7 @@ pub const OPTIONS: &[Opt] = &[
         long: "strict",
         short: None,
         help: "exit non-zero for improperly formatted checksum lines",
+        node_help: None,
         section: Section::Checking,
         action: Action::Set(|o| o.strict = true),
     },
@@ -337,39 +396,40 @@ pub const OPTIONS: &[Opt] = &[
         long: "warn",
         short: Some(b'w'),
         help: "warn about improperly formatted checksum lines",
+        node_help: None,
         section: Section::Checking,
         action: Action::Set(|o| o.warn = true),
     },
 ];
 
-fn parse_jobs(value: &OsStr) -> Result<usize, String> {
-    match value.to_str().and_then(|v| v.parse::<usize>().ok()) {
+fn parse_jobs(value: &[u8]) -> Result<usize, String> {
+    let number = core::str::from_utf8(value).ok();
+    match number.and_then(|v| v.parse::<usize>().ok()) {
         Some(n) if n > 0 => Ok(n),
         _ => Err(format!(
             "invalid number of jobs: '{}' (a whole number, 1 or more)",
-            value.to_string_lossy()
+            String::from_utf8_lossy(value)
         )),
     }
 }
 
 /// Parses the arguments (without the program name). `--help` and `--version`
 /// win as soon as they are seen; the first bad option is reported.
-pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Command {
+pub fn parse_args<A: AsRef<[u8]>>(args: &[A]) -> Command {
     let mut o = Options::default();
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let bytes = crate::os::os_bytes(&arg);
+    let mut args = args.iter().map(|a| a.as_ref()).enumerate();
+    while let Some((i, bytes)) = args.next() {
         let parsed = if bytes == b"--" {
-            o.files.extend(args.by_ref());
+            o.files.extend(args.by_ref().map(|(i, _)| i));
             Ok(())
         } else if bytes.len() < 2 || bytes[0] != b'-' {
             // A file name, or `-` for standard input.
-            o.files.push(arg);
+            o.files.push(i);
             Ok(())
         } else if let Some(long) = bytes.strip_prefix(b"--") {
-            long_option(&mut o, long, &mut args)
+            long_option(&mut o, long, &mut args.by_ref().map(|(_, a)| a))
         } else {
-            short_options(&mut o, &bytes[1..], &mut args)
+            short_options(&mut o, &bytes[1..], &mut args.by_ref().map(|(_, a)| a))
         };
         if let Err(stop) = parsed {
             return stop;
@@ -381,11 +441,11 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Command {
     }
 }
 
-/// A value given inside an argument (`--jobs=4`, `-j4`). Backend names and
-/// numbers are ASCII: a value that is not UTF-8 is rejected by its parser
-/// all the same.
-fn inline_value(bytes: &[u8]) -> OsString {
-    OsString::from(String::from_utf8_lossy(bytes).as_ref())
+/// A value given inside an argument (`--jobs=4`, `-j4`), read as UTF-8,
+/// lossily, as getopt's caller would. Backend names and numbers are ASCII:
+/// a value that is not UTF-8 is rejected by its parser all the same.
+fn inline_value(bytes: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(bytes).as_bytes().to_vec()
 }
 
 /// The option a long name means: its own, or the only one it is a prefix
@@ -416,10 +476,10 @@ fn find_long(name: &[u8], typed: &[u8]) -> Result<&'static Opt, String> {
 }
 
 /// One `--name` or `--name=value` argument (`long` without the dashes).
-fn long_option(
+fn long_option<'a>(
     o: &mut Options,
     long: &[u8],
-    rest: &mut impl Iterator<Item = OsString>,
+    rest: &mut impl Iterator<Item = &'a [u8]>,
 ) -> Result<(), Command> {
     let (name, inline) = match long.iter().position(|&b| b == b'=') {
         Some(eq) => (&long[..eq], Some(&long[eq + 1..])),
@@ -437,7 +497,8 @@ fn long_option(
         (Some(_), Some(v)) => Some(inline_value(v)),
         (Some(_), None) => Some(
             rest.next()
-                .ok_or_else(|| usage(format!("option '--{}' requires an argument", opt.long)))?,
+                .ok_or_else(|| usage(format!("option '--{}' requires an argument", opt.long)))?
+                .to_vec(),
         ),
     };
     apply(o, opt, value)
@@ -446,17 +507,17 @@ fn long_option(
 /// A bundle of short options, the `-` removed: each is a flag, except one
 /// that takes a value, which takes the rest of the bundle or the next
 /// argument.
-fn short_options(
+fn short_options<'a>(
     o: &mut Options,
     bundle: &[u8],
-    rest: &mut impl Iterator<Item = OsString>,
+    rest: &mut impl Iterator<Item = &'a [u8]>,
 ) -> Result<(), Command> {
     for (i, &letter) in bundle.iter().enumerate() {
         let opt = match OPTIONS.iter().find(|opt| opt.short == Some(letter)) {
             Some(opt) => opt,
             None => {
                 let shown = if letter.is_ascii_graphic() {
-                    char::from(letter).to_string()
+                    String::from(char::from(letter))
                 } else {
                     format!("\\x{letter:02x}")
                 };
@@ -468,12 +529,15 @@ fn short_options(
             continue;
         }
         let value = match &bundle[i + 1..] {
-            [] => rest.next().ok_or_else(|| {
-                usage(format!(
-                    "option requires an argument -- '{}'",
-                    char::from(letter)
-                ))
-            })?,
+            [] => rest
+                .next()
+                .ok_or_else(|| {
+                    usage(format!(
+                        "option requires an argument -- '{}'",
+                        char::from(letter)
+                    ))
+                })?
+                .to_vec(),
             inline => inline_value(inline),
         };
         return apply(o, opt, Some(value));
@@ -486,7 +550,7 @@ fn usage(reason: String) -> Command {
 }
 
 /// Does what `opt` does; `value` is given exactly when it takes one.
-fn apply(o: &mut Options, opt: &Opt, value: Option<OsString>) -> Result<(), Command> {
+fn apply(o: &mut Options, opt: &Opt, value: Option<Vec<u8>>) -> Result<(), Command> {
     match opt.action {
         Action::Set(set) => set(o),
         Action::Take(take) => (take.set)(o, value.as_deref().unwrap_or_default()).map_err(usage)?,
@@ -526,7 +590,7 @@ fn conflicts(o: &Options) -> Option<String> {
         return Some("--tag does not support --text mode".into());
     }
     if o.json && (o.tag || o.zero) {
-        return Some("the --json option prints its own lines: not with --tag or --zero".into());
+        return Some("the --json option prints its own lines: not with --tag or --zero".to_owned());
     }
     None
 }
@@ -536,7 +600,12 @@ mod tests {
     use super::*;
 
     fn parse(args: &[&str]) -> Command {
-        parse_args(args.iter().map(OsString::from))
+        parse_args(args)
+    }
+
+    /// The FILE arguments of `args`.
+    fn files<'a>(args: &[&'a str]) -> Vec<&'a str> {
+        options(args).files.iter().map(|&i| args[i]).collect()
     }
 
     fn options(args: &[&str]) -> Options {
@@ -548,18 +617,16 @@ mod tests {
 
     #[test]
     fn parses_options_anywhere_and_dash_dash() {
-        let o = options(&["a", "--json", "-", "--", "--git-blob", "-h"]);
+        let args = ["a", "--json", "-", "--", "--git-blob", "-h"];
+        let o = options(&args);
         assert!(o.json && !o.git_blob);
-        assert_eq!(o.files, ["a", "-", "--git-blob", "-h"]);
+        assert_eq!(files(&args), ["a", "-", "--git-blob", "-h"]);
     }
 
     #[test]
     fn parses_backend_and_jobs_forms() {
         for args in [&["--backend", "portable"][..], &["--backend=portable"]] {
-            assert_eq!(
-                options(args).backend.as_deref(),
-                Some(OsStr::new("portable"))
-            );
+            assert_eq!(options(args).backend.as_deref(), Some(&b"portable"[..]));
         }
         for args in [
             &["-j", "3"][..],
@@ -580,7 +647,8 @@ mod tests {
     fn parses_bundled_short_options() {
         let o = options(&["-cwz", "sums"]);
         assert!(o.check && o.warn && o.zero);
-        assert_eq!(o.files, ["sums"]);
+        assert_eq!(files(&["-cwz", "sums"]), ["sums"]);
+        assert_eq!(files(&["-j", "2", "a", "-j3", "--", "-z"]), ["a", "-z"]);
         assert_eq!(options(&["-b", "-t"]).binary, Some(false));
         assert_eq!(options(&["-tb"]).binary, Some(true));
     }
@@ -621,7 +689,7 @@ mod tests {
         assert!(matches!(parse(&["--back=avx2"]), Command::Usage(_)));
         assert_eq!(
             options(&["--backend=avx2"]).backend.as_deref(),
-            Some(OsStr::new("avx2"))
+            Some(&b"avx2"[..])
         );
         assert!(options(&["--backends"]).list_backends);
         assert_eq!(options(&["--gen", "man"]).generate, Some(Generated::Man));

@@ -1,6 +1,5 @@
 //! Checksum lines: writing them as GNU `sha1sum` and sha1dcsum do, and
-//! reading them back for `--check`. Plain `std`, no crate of this package:
-//! the fuzz target (fuzz/fuzz_targets/checkfile.rs) includes this file.
+//! reading them back for `--check` as GNU reads them ([`parse_line`]).
 //!
 //! The formats, one line each (`\n`-terminated, or NUL with `-z`):
 //!
@@ -22,6 +21,8 @@
 //!
 //! As GNU `sha1sum -c` does, a list may hold comments (lines whose first
 //! byte is `#`) and empty lines, which are passed over in silence.
+
+use alloc::vec::Vec;
 
 /// How a line was (or is to be) written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,8 +52,10 @@ pub struct Entry {
 const COLL: &[u8] = b" *coll* ";
 /// What GNU reads as the start of the name in a line with [`COLL`].
 const GNU_COLL: &[u8] = b"coll* ";
-/// The BSD form's algorithm name and what stands between name and digest.
-const TAG: &[u8] = b"SHA1 (";
+/// The BSD form's algorithm name, and what sha1dcsum writes between name
+/// and digest (GNU reads any blanks around the `=`).
+const TAG: &[u8] = b"SHA1";
+const TAG_OPEN: &[u8] = b" (";
 const TAG_EQUALS: &[u8] = b") = ";
 /// The BSD form's flagged checksums: `<hex> *coll*` and `*coll* <hex>`.
 const TAG_COLL_AFTER: &[u8] = b" *coll*";
@@ -95,7 +98,29 @@ pub fn unescape(escaped: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// A name as `--check`'s status lines show it: escaped after a `\\` when it
+/// has a newline or carriage return, so one file is one line (as GNU
+/// does: a backslash alone stays as it is).
+pub fn shown(name: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(name.len() + 1);
+    if name.iter().any(|&b| b == b'\n' || b == b'\r') {
+        out.push(b'\\');
+        escape(name, &mut out);
+    } else {
+        out.extend_from_slice(name);
+    }
+    out
+}
+
 const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// The 40 lowercase hex digits of `digest`.
+pub fn push_hex(out: &mut Vec<u8>, digest: &[u8; 20]) {
+    for b in digest {
+        out.push(HEX[usize::from(b >> 4)]);
+        out.push(HEX[usize::from(b & 15)]);
+    }
+}
 
 /// Appends one line, terminator included: `zero` ends it with NUL and
 /// writes the name raw, otherwise a name that needs it is escaped.
@@ -118,24 +143,19 @@ pub fn write_line(
             out.extend_from_slice(name);
         }
     };
-    let push_hex = |out: &mut Vec<u8>| {
-        for b in digest {
-            out.push(HEX[usize::from(b >> 4)]);
-            out.push(HEX[usize::from(b & 15)]);
-        }
-    };
     match style {
         Style::Tag => {
             out.extend_from_slice(TAG);
+            out.extend_from_slice(TAG_OPEN);
             push_name(out);
             out.extend_from_slice(TAG_EQUALS);
-            push_hex(out);
+            push_hex(out, digest);
             if flagged {
                 out.extend_from_slice(TAG_COLL_AFTER);
             }
         }
         Style::Text | Style::Binary => {
-            push_hex(out);
+            push_hex(out, digest);
             out.extend_from_slice(match (flagged, style) {
                 (true, _) => COLL,
                 // Its binary line would read as a flagged file: text mode
@@ -149,7 +169,8 @@ pub fn write_line(
     out.push(if zero { 0 } else { b'\n' });
 }
 
-fn parse_hex(hex: &[u8]) -> Option<[u8; 20]> {
+/// 40 hex digits (either case) as the 20 bytes they spell.
+pub fn parse_hex(hex: &[u8]) -> Option<[u8; 20]> {
     if hex.len() != 40 {
         return None;
     }
@@ -186,13 +207,31 @@ struct Parts<'a> {
     sum: Option<([u8; 20], bool, Style)>,
 }
 
-/// Parses one line (its terminator removed).
+/// GNU's blanks: where a line may have any number of them.
+fn is_blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+fn skip_blanks(bytes: &[u8]) -> &[u8] {
+    let start = bytes.iter().position(|&b| !is_blank(b));
+    &bytes[start.unwrap_or(bytes.len())..]
+}
+
+/// Parses one line (its terminator removed), by GNU `sha1sum -c`'s rules:
 ///
-/// As GNU does: a line whose very first byte is `#` is a comment, a final
-/// carriage return is dropped, what is then empty is ignored, and leading
-/// blanks are skipped (so blanks before a `#` make an improper line). A
-/// line starting with `\` has an escaped name. `<hex> *coll* <name>` comes
-/// back flagged: see [`resolve`].
+/// - a line whose very first byte is `#` is a comment; a final carriage
+///   return is dropped, and what is then empty is ignored;
+/// - leading blanks (spaces and tabs) are skipped, so blanks before a `#`
+///   make an improper line; a `\` next means an escaped name;
+/// - `SHA1`, at most one space, `(`, the name up to the last `)`, then `=`
+///   with any blanks around it, then the checksum (so OpenSSL's
+///   `SHA1(<name>)= <hex>` too);
+/// - otherwise 40 hex digits, a blank, then ` <name>` (text), `*<name>`
+///   (binary), or the name alone (BSD's `md5 -r` form).
+///
+/// `<hex> *coll* <name>` comes back flagged: see [`resolve`]. The BSD form
+/// takes sha1dcsum's and Debian's flagged checksums too, and a checksum in
+/// no form known here still names its file ([`Line::Unreadable`]).
 pub fn parse_line(line: &[u8]) -> Line {
     if line.first() == Some(&b'#') {
         return Line::Ignored;
@@ -201,17 +240,19 @@ pub fn parse_line(line: &[u8]) -> Line {
     if line.is_empty() {
         return Line::Ignored;
     }
-    let start = match line.iter().position(|&b| b != b' ' && b != b'\t') {
-        Some(start) => start,
-        None => return Line::Improper,
-    };
-    let mut line = &line[start..];
+    let mut line = skip_blanks(line);
+    if line.is_empty() {
+        return Line::Improper;
+    }
     let escaped = line.first() == Some(&b'\\');
     if escaped {
         line = &line[1..];
     }
     let parts = match line.strip_prefix(TAG) {
-        Some(rest) => parse_tag(rest),
+        Some(rest) => {
+            let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+            rest.strip_prefix(b"(").and_then(parse_tag)
+        }
         None => parse_gnu(line),
     };
     let parts = match parts.filter(|p| !p.name.is_empty()) {
@@ -237,65 +278,52 @@ pub fn parse_line(line: &[u8]) -> Line {
     }
 }
 
-/// The BSD form after `SHA1 (`: `<name>) = ` and one of the checksum forms,
-/// or, for any other checksum, the name up to the last `) = `.
+/// The BSD form after `SHA1 (`: the name up to the last `)`, blanks, `=`,
+/// blanks, and one of the checksum forms; any other checksum names the
+/// file only.
 fn parse_tag(rest: &[u8]) -> Option<Parts<'_>> {
+    let end = rest.iter().rposition(|&b| b == b')')?;
+    let name = &rest[..end];
+    let sum = skip_blanks(skip_blanks(&rest[end + 1..]).strip_prefix(b"=")?);
     let forms: [(&[u8], &[u8], bool); 3] = [
         (b"", b"", false),
         (b"", TAG_COLL_AFTER, true),
         (TAG_COLL_BEFORE, b"", true),
     ];
-    for (before, after, flagged) in forms {
-        let rest = match rest.strip_suffix(after) {
-            Some(rest) => rest,
-            None => continue,
-        };
-        let head_len = match rest.len().checked_sub(40) {
-            Some(len) => len,
-            None => continue,
-        };
-        let (head, hex) = rest.split_at(head_len);
-        let name = head
-            .strip_suffix(before)
-            .and_then(|h| h.strip_suffix(TAG_EQUALS));
-        if let (Some(name), Some(digest)) = (name, parse_hex(hex)) {
-            return Some(Parts {
-                name,
-                sum: Some((digest, flagged, Style::Tag)),
-            });
-        }
-    }
-    let end = rest
-        .windows(TAG_EQUALS.len())
-        .rposition(|w| w == TAG_EQUALS)?;
-    Some(Parts {
-        name: &rest[..end],
-        sum: None,
-    })
+    let digest = forms.iter().find_map(|&(before, after, flagged)| {
+        let hex = sum.strip_prefix(before)?.strip_suffix(after)?;
+        parse_hex(hex).map(|digest| (digest, flagged, Style::Tag))
+    });
+    Some(Parts { name, sum: digest })
 }
 
-/// GNU's form: `<hex>`, then `  <name>`, ` *<name>`, ` <name>`, or the
-/// flagged ` *coll* <name>`.
+/// GNU's form: `<hex>`, a blank, then ` <name>`, `*<name>` or the name
+/// alone; and the flagged `<hex> *coll* <name>`.
 fn parse_gnu(line: &[u8]) -> Option<Parts<'_>> {
     if line.len() < 42 {
         return None;
     }
     let (hex, rest) = line.split_at(40);
     let digest = parse_hex(hex)?;
-    let (flagged, style, name) = match rest.strip_prefix(COLL) {
-        Some(name) => (true, Style::Binary, name),
-        None => {
-            let rest = rest.strip_prefix(b" ")?;
-            match rest.first() {
-                Some(b'*') => (false, Style::Binary, &rest[1..]),
-                Some(b' ') => (false, Style::Text, &rest[1..]),
-                _ => (false, Style::Text, rest),
-            }
-        }
+    if let Some(name) = rest.strip_prefix(COLL) {
+        return Some(Parts {
+            name,
+            sum: Some((digest, true, Style::Binary)),
+        });
+    }
+    if !is_blank(rest[0]) {
+        return None;
+    }
+    let rest = &rest[1..];
+    // As GNU: a one-byte name is itself, whatever it is.
+    let (style, name) = match rest.first() {
+        Some(b'*') if rest.len() > 1 => (Style::Binary, &rest[1..]),
+        Some(b' ') if rest.len() > 1 => (Style::Text, &rest[1..]),
+        _ => (Style::Text, rest),
     };
     Some(Parts {
         name,
-        sum: Some((digest, flagged, style)),
+        sum: Some((digest, false, style)),
     })
 }
 
@@ -453,9 +481,13 @@ mod tests {
             (format!("SHA1 (f) = {}", &H[1..]), b"f"),
             ("SHA1 (a) = b) = junk".into(), b"a) = b"),
             ("\\SHA1 (a\\\\b) = ?".into(), b"a\\b"),
-            // Read as improperly formatted before.
             (format!("SHA1 (a) = {H} *col"), b"a"),
             ("SHA1 (a) = short".into(), b"a"),
+            // GNU's blanks around the `=`, any or none.
+            ("SHA1 (a)= junk".into(), b"a"),
+            ("SHA1(a)=".into(), b"a"),
+            // The name ends at the last `)`.
+            ("SHA1 (a)) = x".into(), b"a)"),
         ] {
             assert_eq!(
                 parse_line(text.as_bytes()),
@@ -463,7 +495,14 @@ mod tests {
                 "{text}"
             );
         }
-        for improper in ["SHA1 () = junk", "SHA1 (a)= junk", "\\SHA1 (a\\b) = ?"] {
+        for improper in [
+            "SHA1 () = junk",
+            "SHA1 (a) junk",
+            "SHA1 (a) = (junk)",
+            "SHA1  (a) = junk",
+            "SHA1 a) = junk",
+            "\\SHA1 (a\\b) = ?",
+        ] {
             assert_eq!(
                 parse_line(improper.as_bytes()),
                 Line::Improper,
@@ -517,19 +556,35 @@ mod tests {
         assert_eq!(e.name, b"#name # not a comment");
     }
 
+    /// What GNU `sha1sum -c` (coreutils 9.1) reads, each line with the name
+    /// and style it reads.
     #[test]
     fn reads_gnu_variants_and_rejects_the_rest() {
         let e = entry(format!("  {}  name\r", H.to_uppercase()).as_bytes());
         assert_eq!((e.name.as_slice(), e.digest), (&b"name"[..], D));
-        let e = entry(format!("{H} name").as_bytes());
-        assert_eq!(e.name, b"name");
+        for (text, name, style) in [
+            (format!("{H} name"), &b"name"[..], Style::Text),
+            (format!("{H}\tname"), b"name", Style::Text),
+            (format!("{H}\t*name"), b"name", Style::Binary),
+            (format!("{H}\t name"), b"name", Style::Text),
+            (format!("{H}  *name"), b"*name", Style::Text),
+            (format!("{H}  "), b" ", Style::Text),
+            (format!("{H} *"), b"*", Style::Text),
+            (format!("SHA1(name)= {H}"), b"name", Style::Tag),
+            (format!("SHA1 (name)={H}"), b"name", Style::Tag),
+            (format!("SHA1 (name) \t=\t {H}"), b"name", Style::Tag),
+            (format!("SHA1 (a (b)) = {H}"), b"a (b)", Style::Tag),
+        ] {
+            let e = entry(text.as_bytes());
+            assert_eq!((e.name.as_slice(), e.style), (name, style), "{text:?}");
+        }
         for bad in [
             "   ".into(),
             "\r\r".into(),
             " # blanks before a comment".into(),
             format!("\\#{H}  name"),
             H.to_string(),
-            format!("{H}  "),
+            format!("{H} "),
             format!("{H}x name"),
             format!("{}  name", &H[1..]),
             format!("g{}  name", &H[1..]),

@@ -1,0 +1,498 @@
+//! `--check` without the I/O: what a list's lines name, and what is said as
+//! each listed file's result comes in, as GNU `sha1sum -c` says it, with one
+//! more verdict: COLLISION, for a file in which a collision attack is
+//! detected now, whatever its line records (never OK). A line that names a
+//! file but records no checksum read here still has its file checked for a
+//! collision, and is reported.
+//!
+//! The command reads the list and hashes the files (its check.rs), feeding a
+//! [`ListCheck`] the lines and the results, and prints what it says.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::{Drain, Vec};
+
+use crate::lines::{self, Line};
+use crate::options::Options;
+
+/// A line of a list that names a file: the name, and the checksum the line
+/// records, or `None` when it could not be read (the file is then checked
+/// for a collision only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    pub name: Vec<u8>,
+    pub digest: Option<[u8; 20]>,
+}
+
+/// What hashing a listed file gave.
+#[derive(Clone, Copy, Debug)]
+pub enum Found<'a> {
+    Hashed {
+        /// The printed hash (the safe hash of a flagged file, unless
+        /// `--no-safe-hash`): what the list's checksum is compared with.
+        output: &'a [u8; 20],
+        collision: bool,
+    },
+    Failed {
+        /// Why, in the words the command prints.
+        reason: &'a str,
+        /// The file does not exist (what `--ignore-missing` passes over).
+        missing: bool,
+    },
+}
+
+/// What the check says: a message for standard error (the command puts its
+/// name before it), or bytes for standard output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Said {
+    Error(String),
+    Out(Vec<u8>),
+}
+
+/// What checking one listed file found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Ok,
+    Failed,
+    Unreadable,
+    Collision,
+}
+
+impl Verdict {
+    fn text(self) -> &'static [u8] {
+        match self {
+            Verdict::Ok => b"OK",
+            Verdict::Failed => b"FAILED",
+            Verdict::Unreadable => b"FAILED open or read",
+            Verdict::Collision => b"COLLISION",
+        }
+    }
+}
+
+/// Counts over one list.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    unreadable: u64,
+    mismatched: u64,
+    collisions: u64,
+    verified: u64,
+}
+
+impl Tally {
+    fn count(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::Ok => self.verified += 1,
+            Verdict::Failed => {
+                self.verified += 1;
+                self.mismatched += 1;
+            }
+            Verdict::Unreadable => self.unreadable += 1,
+            Verdict::Collision => {
+                self.verified += 1;
+                self.collisions += 1;
+            }
+        }
+    }
+}
+
+/// The options that change what a check says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Checking {
+    warn: bool,
+    status: bool,
+    quiet: bool,
+    strict: bool,
+    ignore_missing: bool,
+}
+
+/// The check of one list: fed its lines ([`line`](Self::line)), then the
+/// result of each file they name ([`found`](Self::found)), then
+/// [`finish`](Self::finish)ed; what it says on the way is in
+/// [`said`](Self::said).
+#[derive(Debug)]
+pub struct ListCheck {
+    checking: Checking,
+    /// The list's name as messages about its lines give it.
+    list: String,
+    /// And as messages about the whole list give it.
+    title: String,
+    /// Lines read so far.
+    number: u64,
+    listed: Vec<Listed>,
+    improper: u64,
+    tally: Tally,
+    said: Vec<Said>,
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// A name for a message (lossily UTF-8, escaped onto one line).
+fn lossy(name: &[u8]) -> String {
+    String::from_utf8_lossy(&lines::shown(name)).into_owned()
+}
+
+impl ListCheck {
+    /// The check of the list named `list` (`-` is standard input).
+    pub fn new(options: &Options, list: &[u8]) -> ListCheck {
+        let list = String::from_utf8_lossy(list).into_owned();
+        let title = if list == "-" {
+            String::from("standard input")
+        } else {
+            list.clone()
+        };
+        ListCheck {
+            checking: Checking {
+                warn: options.warn,
+                status: options.status,
+                quiet: options.quiet,
+                strict: options.strict,
+                ignore_missing: options.ignore_missing,
+            },
+            list,
+            title,
+            number: 0,
+            listed: Vec::new(),
+            improper: 0,
+            tally: Tally::default(),
+            said: Vec::new(),
+        }
+    }
+
+    /// What is said of a list that cannot be opened or read (`reason`, in
+    /// the command's words); the check has failed.
+    pub fn unreadable(list: &[u8], reason: &str) -> Said {
+        Said::Error(format!("{}: {reason}", String::from_utf8_lossy(list)))
+    }
+
+    /// Reads the list's next line (its terminator removed). `exists` says
+    /// whether a file of that name is there (for the lines that mean one of
+    /// two files: [`lines::resolve`]).
+    pub fn line(&mut self, line: &[u8], exists: impl Fn(&[u8]) -> bool) {
+        self.number += 1;
+        match lines::parse_line(line) {
+            Line::Entry(entry) => {
+                let entry = lines::resolve(entry, exists);
+                self.listed.push(Listed {
+                    name: entry.name,
+                    digest: Some(entry.digest),
+                });
+            }
+            Line::Unreadable(name) => {
+                self.improper += 1;
+                if !self.checking.status {
+                    let error = format!(
+                        "{}: {}: improperly formatted SHA1 checksum line for {}; \
+                         checked for a collision only",
+                        self.list,
+                        self.number,
+                        lossy(&name)
+                    );
+                    self.said.push(Said::Error(error));
+                }
+                self.listed.push(Listed { name, digest: None });
+            }
+            Line::Ignored => {}
+            Line::Improper => {
+                self.improper += 1;
+                if self.checking.warn {
+                    let error = format!(
+                        "{}: {}: improperly formatted SHA1 checksum line",
+                        self.list, self.number
+                    );
+                    self.said.push(Said::Error(error));
+                }
+            }
+        }
+    }
+
+    /// The files the lines read so far name, in order: each gets its
+    /// [`found`](Self::found).
+    pub fn listed(&self) -> &[Listed] {
+        &self.listed
+    }
+
+    /// What checking `listed()[i]` found; `None` when there is nothing to
+    /// say: a missing file with `--ignore-missing`, or a file without a
+    /// collision whose line records no checksum read here.
+    fn verdict(&self, i: usize, found: Found<'_>) -> Option<Verdict> {
+        match (found, self.listed[i].digest) {
+            (
+                Found::Hashed {
+                    collision: true, ..
+                },
+                _,
+            ) => Some(Verdict::Collision),
+            (_, None) => None,
+            (Found::Failed { missing: true, .. }, _) if self.checking.ignore_missing => None,
+            (Found::Failed { .. }, _) => Some(Verdict::Unreadable),
+            (Found::Hashed { output, .. }, Some(digest)) if *output == digest => Some(Verdict::Ok),
+            (Found::Hashed { .. }, _) => Some(Verdict::Failed),
+        }
+    }
+
+    /// The result of `listed()[i]`: `<name>: <verdict>`, after the reason on
+    /// standard error for a file that could not be read, as the options
+    /// allow.
+    pub fn found(&mut self, i: usize, found: Found<'_>) {
+        let verdict = match self.verdict(i, found) {
+            Some(verdict) => verdict,
+            None => return,
+        };
+        self.tally.count(verdict);
+        if self.checking.status || (verdict == Verdict::Ok && self.checking.quiet) {
+            return;
+        }
+        let name = lines::shown(&self.listed[i].name);
+        if let Found::Failed { reason, .. } = found {
+            let error = format!("{}: {reason}", String::from_utf8_lossy(&name));
+            self.said.push(Said::Error(error));
+        }
+        let mut status = name;
+        status.extend_from_slice(b": ");
+        status.extend_from_slice(verdict.text());
+        status.push(b'\n');
+        self.said.push(Said::Out(status));
+    }
+
+    /// After the last result: GNU's warnings, and whether the check failed
+    /// and whether a collision was detected.
+    pub fn finish(&mut self) -> (bool, bool) {
+        let collided = self.tally.collisions > 0;
+        if self.listed.iter().all(|l| l.digest.is_none()) {
+            let error = format!(
+                "{}: no properly formatted SHA1 checksum lines found",
+                self.title
+            );
+            self.said.push(Said::Error(error));
+            return (true, collided);
+        }
+        let tally = self.tally;
+        if !self.checking.status {
+            let warnings = [
+                (
+                    self.improper,
+                    "line is improperly formatted",
+                    "lines are improperly formatted",
+                ),
+                (
+                    tally.unreadable,
+                    "listed file could not be read",
+                    "listed files could not be read",
+                ),
+                (
+                    tally.mismatched,
+                    "computed checksum did NOT match",
+                    "computed checksums did NOT match",
+                ),
+                (
+                    tally.collisions,
+                    "listed file is half of a SHA-1 collision",
+                    "listed files are halves of SHA-1 collisions",
+                ),
+            ];
+            for (count, one, many) in warnings {
+                if count > 0 {
+                    let warning = format!("WARNING: {}", plural(count, one, many));
+                    self.said.push(Said::Error(warning));
+                }
+            }
+        }
+        let mut failed = tally.unreadable > 0
+            || tally.mismatched > 0
+            || (self.checking.strict && self.improper > 0);
+        if self.checking.ignore_missing && tally.verified == 0 {
+            let error = format!("{}: no file was verified", self.title);
+            self.said.push(Said::Error(error));
+            failed = true;
+        }
+        (failed, collided)
+    }
+
+    /// What was said since last asked, in order.
+    pub fn said(&mut self) -> Drain<'_, Said> {
+        self.said.drain(..)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ABC: [u8; 20] = [
+        0xa9, 0x99, 0x3e, 0x36, 0x47, 0x06, 0x81, 0x6a, 0xba, 0x3e, 0x25, 0x71, 0x78, 0x50, 0xc2,
+        0x6c, 0x9c, 0xd0, 0xd8, 0x9d,
+    ];
+    const H: &str = "a9993e364706816aba3e25717850c26c9cd0d89d";
+
+    fn said(check: &mut ListCheck) -> Vec<Said> {
+        check.said().collect()
+    }
+
+    fn error(text: &str) -> Said {
+        Said::Error(text.into())
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "line is", "lines are"), "1 line is");
+        assert_eq!(plural(3, "line is", "lines are"), "3 lines are");
+    }
+
+    #[test]
+    fn verdicts_status_lines_and_warnings() {
+        let options = Options {
+            check: true,
+            warn: true,
+            ..Options::default()
+        };
+        let mut check = ListCheck::new(&options, b"SUMS");
+        for line in [
+            format!("{H}  a"),
+            format!("{H}  b\\nc"),
+            format!("\\{H}  new\\nline"),
+            format!("{H} *coll* x"),
+            "# comment".into(),
+            "junk".into(),
+            "SHA1 (t) = ?".into(),
+            format!("{H}  gone"),
+        ] {
+            check.line(line.as_bytes(), |_| true);
+        }
+        assert_eq!(
+            said(&mut check),
+            [
+                error("SUMS: 6: improperly formatted SHA1 checksum line"),
+                error(
+                    "SUMS: 7: improperly formatted SHA1 checksum line for t; \
+                     checked for a collision only"
+                ),
+            ]
+        );
+        let names: Vec<&[u8]> = check.listed().iter().map(|l| &l.name[..]).collect();
+        assert_eq!(
+            names,
+            [&b"a"[..], b"b\\nc", b"new\nline", b"x", b"t", b"gone"]
+        );
+        let other = [0; 20];
+        let found = [
+            Found::Hashed {
+                output: &ABC,
+                collision: false,
+            },
+            Found::Hashed {
+                output: &other,
+                collision: false,
+            },
+            Found::Hashed {
+                output: &ABC,
+                collision: false,
+            },
+            Found::Hashed {
+                output: &ABC,
+                collision: true,
+            },
+            Found::Hashed {
+                output: &ABC,
+                collision: false,
+            },
+            Found::Failed {
+                reason: "No such file or directory",
+                missing: true,
+            },
+        ];
+        for (i, found) in found.into_iter().enumerate() {
+            check.found(i, found);
+        }
+        assert_eq!(check.finish(), (true, true));
+        let out = |s: &str| Said::Out(s.as_bytes().to_vec());
+        assert_eq!(
+            said(&mut check),
+            [
+                out("a: OK\n"),
+                out("b\\nc: FAILED\n"),
+                out("\\new\\nline: OK\n"),
+                out("x: COLLISION\n"),
+                error("gone: No such file or directory"),
+                out("gone: FAILED open or read\n"),
+                error("WARNING: 2 lines are improperly formatted"),
+                error("WARNING: 1 listed file could not be read"),
+                error("WARNING: 1 computed checksum did NOT match"),
+                error("WARNING: 1 listed file is half of a SHA-1 collision"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_list_without_a_checksum_fails_and_still_checks_its_files() {
+        let options = Options::default();
+        let mut check = ListCheck::new(&options, b"-");
+        check.line(b"SHA1 (t) = ?", |_| true);
+        check.line(b"junk", |_| true);
+        check.found(
+            0,
+            Found::Hashed {
+                output: &ABC,
+                collision: true,
+            },
+        );
+        assert_eq!(check.finish(), (true, true));
+        let said = said(&mut check);
+        assert_eq!(said[1], Said::Out(b"t: COLLISION\n".to_vec()));
+        assert_eq!(
+            said[2],
+            error("standard input: no properly formatted SHA1 checksum lines found")
+        );
+    }
+
+    #[test]
+    fn quiet_status_strict_and_ignore_missing() {
+        let run = |options: Options, found: Found<'_>| {
+            let mut check = ListCheck::new(&options, b"L");
+            check.line(format!("{H}  a").as_bytes(), |_| true);
+            check.line(b"junk", |_| true);
+            check.found(0, found);
+            let result = check.finish();
+            (result, said(&mut check))
+        };
+        let ok = Found::Hashed {
+            output: &ABC,
+            collision: false,
+        };
+        let missing = Found::Failed {
+            reason: "No such file or directory",
+            missing: true,
+        };
+        let quiet = Options {
+            quiet: true,
+            ..Options::default()
+        };
+        assert_eq!(
+            run(quiet, ok),
+            (
+                (false, false),
+                vec![error("WARNING: 1 line is improperly formatted")]
+            )
+        );
+        let status = Options {
+            status: true,
+            strict: true,
+            ..Options::default()
+        };
+        assert_eq!(run(status, ok), ((true, false), vec![]));
+        let ignore = Options {
+            ignore_missing: true,
+            status: true,
+            ..Options::default()
+        };
+        assert_eq!(
+            run(ignore, missing),
+            ((true, false), vec![error("L: no file was verified")])
+        );
+    }
+}
