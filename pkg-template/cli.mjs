@@ -1,21 +1,21 @@
 #!/usr/bin/env node
 // `npx sha1dc-wasm [OPTIONS] [FILE|-]...`: the sha1dcsum command of the Rust crate, run on this
 // package: the same options, output bytes, messages and exit statuses on the same inputs (its
-// --help says where Node differs). The modules in cli/: args.mjs (the option table and the
-// parser), help.mjs, walk.mjs (the inputs, --recursive), input.mjs (reading and hashing one
-// input), lines.mjs (the lines printed and read back), check.mjs (--check), output.mjs (standard
-// output, messages, exit statuses).
+// --help says where Node differs). What is text is sha1dcsum's own code in a wasm module of
+// its own (bindings/cli/: the command line, the help, the lines printed, what --check says);
+// what is here reads, walks and hashes: cli/walk.mjs (the inputs, --recursive), cli/input.mjs
+// (reading and hashing one input), cli/check.mjs (--check), cli/output.mjs (standard output,
+// messages).
 import { readFileSync } from 'node:fs';
+import cli from './wasm/sha1dcsum_cli.cjs';
 import { backend } from './node.mjs';
-import { parseArgs } from './cli/args.mjs';
 import { checkList } from './cli/check.mjs';
-import { helpText } from './cli/help.mjs';
 import { Failure, hashInput } from './cli/input.mjs';
-import { jsonLine, writeLine } from './cli/lines.mjs';
 import { walk } from './cli/walk.mjs';
 import * as out from './cli/output.mjs';
 
-const { EXIT_BROKEN_PIPE, EXIT_IO_ERROR, EXIT_OK, EXIT_USAGE, Output, OutputError, PROGRAM, USAGE, exitStatus, lossy, reason } = out;
+const { Output, OutputError, PROGRAM, lossy, reason } = out;
+const EXIT = JSON.parse(cli.RawCommandLine.exitStatuses());
 
 /**
  * The arguments as bytes. Node decodes them as UTF-8, which loses a file name that is not;
@@ -42,83 +42,93 @@ function rawArgs() {
 }
 
 /** The backend the options or SHA1DC_BACKEND ask for: null when it is this one, else the error. */
-function badBackend(o) {
+function badBackend(cmd) {
   const env = process.env.SHA1DC_BACKEND;
-  const [source, name] = o.backend !== null ? ['backend', o.backend] : env ? ['SHA1DC_BACKEND', Buffer.from(env)] : [];
-  if (name === undefined || name.toString('latin1') === backend()) return null;
+  const asked = cmd.backend();
+  const [source, name] = asked !== undefined ? ['backend', asked] : env ? ['SHA1DC_BACKEND', Buffer.from(env)] : [];
+  if (name === undefined || Buffer.from(name).toString('latin1') === backend()) return null;
   return `${source} '${lossy(name)}' is unknown; available backends: ${backend()}`;
 }
+
+/** What hashing an input needs of the command line. */
+const hashing = (cmd) => ({ gitBlob: cmd.gitBlob(), reducedRound: cmd.reducedRound(), safeHash: cmd.safeHash(), jobs: cmd.jobs() });
 
 /**
  * Hashes every input (with --recursive, the files below the directories named) and prints its
  * line, or its failure on standard error; the exit status.
  */
-async function hashAll(o, names) {
+async function hashAll(cmd, names) {
   const output = new Output();
-  const style = o.tag ? 'tag' : o.binary ? 'binary' : 'text';
+  const o = hashing(cmd);
   let failed = false;
   let collided = false;
-  for (const { name, error } of walk(names, o.recursive)) {
+  for (const { name, error } of walk(names, cmd.recursive())) {
     const r = error ? new Failure(reason(error)) : await hashInput(name, o);
     if (r instanceof Failure) {
       failed = true;
       output.error(`${lossy(name)}: ${r}`);
       continue;
     }
-    collided ||= r.collision !== null;
-    output.write(o.json ? Buffer.from(jsonLine(name, r)) : writeLine(r.hex, name, r.collision !== null, style, o.zero));
+    const c = r.collision;
+    collided ||= c !== null;
+    output.write(cmd.resultLine(name, r.sha1, r.hex, c?.dv, c ? [c.offset, c.block, c.count] : []));
   }
   output.flush();
-  return exitStatus(failed, collided);
+  return cli.RawCommandLine.status(failed, collided);
 }
 
-async function checkAll(o, lists) {
+async function checkAll(cmd, lists) {
   const output = new Output();
+  const o = hashing(cmd);
   let failed = false;
   let collided = false;
   for (const list of lists) {
-    const r = await checkList(list, o, output);
+    const r = await checkList(cli, cmd, o, list, output);
     failed ||= r.failed;
     collided ||= r.collided;
   }
   output.flush();
-  return exitStatus(failed, collided);
+  return cli.RawCommandLine.status(failed, collided);
 }
 
-async function run(o) {
-  if (o.listBackends) {
+async function run(cmd, args) {
+  if (cmd.listBackends()) {
     out.print(`${backend()}\n`);
-    return EXIT_OK;
+    return EXIT.ok;
   }
-  if (o.generate !== null) {
-    out.warn(`--generate is sha1dcsum's, from the Rust crate (sha1dcsum --generate ${o.generate}); this command has no man page or completions of its own`);
-    return EXIT_USAGE;
+  const generate = cmd.generate();
+  if (generate !== undefined) {
+    out.warn(`--generate is sha1dcsum's, from the Rust crate (sha1dcsum --generate ${generate}); this command has no man page or completions of its own`);
+    return EXIT.usage;
   }
-  const bad = badBackend(o);
+  const bad = badBackend(cmd);
   if (bad !== null) {
     out.warn(bad);
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
-  const names = o.files.length > 0 ? o.files : [Buffer.from('-')];
-  return o.check ? checkAll(o, names) : hashAll(o, names);
+  const files = [...cmd.files()].map((i) => args[i]);
+  const names = files.length > 0 ? files : [Buffer.from('-')];
+  return cmd.check() ? checkAll(cmd, names) : hashAll(cmd, names);
 }
 
 async function main() {
-  const parsed = parseArgs(rawArgs());
-  if (parsed.help) {
-    out.print(helpText());
-    return EXIT_OK;
+  const args = rawArgs();
+  const cmd = new cli.RawCommandLine(Buffer.concat(args), Uint32Array.from(args, (a) => a.length));
+  switch (cmd.action()) {
+    case 'help':
+      out.print(cli.RawCommandLine.helpText());
+      return EXIT.ok;
+    case 'version': {
+      const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+      out.print(`${PROGRAM} ${version}\n`);
+      return EXIT.ok;
+    }
+    case 'usage':
+      out.stderr(cmd.usage());
+      return EXIT.usage;
+    default:
+      return run(cmd, args);
   }
-  if (parsed.version) {
-    const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-    out.print(`${PROGRAM} ${version}\n`);
-    return EXIT_OK;
-  }
-  if (parsed.usage) {
-    out.warn(`${parsed.usage}\n${USAGE}\nTry '${PROGRAM} --help' for more information.`);
-    return EXIT_USAGE;
-  }
-  return run(parsed.run);
 }
 
 try {
@@ -127,5 +137,5 @@ try {
   if (!(err instanceof OutputError)) throw err;
   // A closed pipe (`| head`) ends quietly, as coreutils and sha1dcsum do.
   if (err.code !== 'EPIPE') out.warn(err.message);
-  process.exitCode = err.code === 'EPIPE' ? EXIT_BROKEN_PIPE : EXIT_IO_ERROR;
+  process.exitCode = err.code === 'EPIPE' ? EXIT.brokenPipe : EXIT.ioError;
 }

@@ -3,8 +3,8 @@
 // call createWebApi, and node.cjs / node.mjs (Node) and workerd.mjs createApi, with their own
 // glue. The modules beside it do one thing each: input.mjs checks arguments, result.mjs decodes
 // results, hasher.mjs is the streaming hasher, filter.mjs its filter half, many.mjs the batches,
-// stream.mjs hashStream, workers.mjs its filter worker. assemble.mjs derives a CommonJS twin
-// (.cjs) of each for node.cjs.
+// stream.mjs hashStream, workers.mjs its filter worker, checksums.mjs the checksum lines.
+// assemble.mjs derives a CommonJS twin (.cjs) of each for node.cjs.
 import { parseOptions, toInput } from './input.mjs';
 import { createDecoder } from './result.mjs';
 import { Hasher, PIECE, STRING_PIECE, feed, finish } from './hasher.mjs';
@@ -12,6 +12,7 @@ import { Filter } from './filter.mjs';
 import { createMany } from './many.mjs';
 import { hashStream } from './stream.mjs';
 import { createFilterWorkers } from './workers.mjs';
+import { createChecksumLines } from './checksums.mjs';
 
 /**
  * The API over wasm-bindgen's web glue (index.mjs, inline.mjs, deno.mjs): init(input) hands the
@@ -40,8 +41,9 @@ export function createWebApi(glue, defaultInput, startWorker) {
 /**
  * Builds the public API.
  *
- * @param {object} raw the wasm-bindgen exports (RawHasher, hashBytes,
- *   hashString, hashMany, backendName, dvName) of a loaded or loading module.
+ * @param {object} raw the wasm-bindgen exports (RawHasher, RawFilter, hashBytes,
+ *   hashString, hashMany, backendName, dvName, parseChecksumLine,
+ *   formatChecksumLine) of a loaded or loading module.
  * @param {((input: unknown) => Promise<void>) | null} load loads the module
  *   from init()'s argument; null when it is loaded already (Node).
  * @param {((input: unknown) => void) | null} loadSync loads it synchronously.
@@ -84,11 +86,13 @@ export function createApi(raw, load, loadSync, startWorker = null) {
   const engine = { RawHasher: raw.RawHasher, hashBytes: (data, flags) => raw.hashBytes(data, flags), decode };
   const many = createMany((data, lengths, flags) => raw.hashMany(data, lengths, flags), decode, hashOne);
   const streamEngine = { RawHasher: raw.RawHasher, decode, filterWorker: createFilterWorkers(() => raw.compiledModule(), startWorker) };
+  const checksumLines = createChecksumLines(raw, ensureReady);
   let backendName;
 
   return {
     init: loader.init,
     initSync: loader.initSync,
+    ...checksumLines,
 
     /** Hashes `data` in one call. */
     sha1dc(data, options) {

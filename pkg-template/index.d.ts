@@ -368,4 +368,63 @@ export function hashStream(source: StreamSource, onProgress: (bytesDone: number)
  * collision filter on WebAssembly SIMD, four blocks per vector).
  */
 export function backend(): string;
+
+/** How a checksum line names its file: `<hex>  <name>`, `<hex> *<name>`, `SHA1 (<name>) = <hex>`. */
+export type ChecksumStyle = 'text' | 'binary' | 'tag';
+
+/**
+ * One line of a checksum list, as `sha1dcsum -c` reads it (and GNU
+ * `sha1sum -c`, but for the flagged lines GNU does not know).
+ *
+ * - `'checksum'`: a file's checksum: `hex` in lowercase, `name` unescaped,
+ *   `flagged` for the `*coll*` lines of sha1dcsum, of the original C tool
+ *   and of Debian's sha1cdsum (the file was half of a collision when the
+ *   list was made). `<hex> *coll* <name>` is read as flagged; it is also
+ *   GNU's binary-mode line for a file named `coll* <name>`, which
+ *   `sha1dcsum -c` reads it as when only that file exists.
+ * - `'unreadable'`: `SHA1 (<name>) = ` and a checksum in no form known here:
+ *   it names a file all the same.
+ * - `'improper'`: not a checksum line.
+ * - `'ignored'`: a comment (`#` first) or an empty line.
+ */
+export type ChecksumLine =
+  | { type: 'checksum'; name: Uint8Array; hex: string; flagged: boolean; style: ChecksumStyle }
+  | { type: 'unreadable'; name: Uint8Array }
+  | { type: 'improper' }
+  | { type: 'ignored' };
+
+/**
+ * Parses one line of a checksum list (with or without its newline; a
+ * string is read as UTF-8): GNU `sha1sum`'s text and binary lines, BSD
+ * lines (`--tag`, and OpenSSL's `SHA1(<name>)= <hex>`), escaped names (a
+ * line starting with `\`), and the flagged lines.
+ */
+export function parseChecksumLine(line: Input): ChecksumLine;
+
+/** Options of {@link formatChecksumLine}. */
+export interface ChecksumLineOptions {
+  /** Default `'text'`. */
+  style?: ChecksumStyle;
+  /** End the line with NUL, not newline, and leave the name unescaped (`sha1sum -z`). Default `false`. */
+  zero?: boolean;
+}
+
+/**
+ * The line `sha1dcsum` prints for `result` and the file `name` (a string is
+ * written as UTF-8), newline included: GNU `sha1sum`'s line, or for a result
+ * with a collision `<hex> *coll* <name>` (`SHA1 (<name>) = <hex> *coll*`
+ * with `style: 'tag'`). A name with a newline, carriage return or backslash
+ * is escaped and the line starts with `\`, as GNU does.
+ *
+ * @example
+ * ```js
+ * new TextDecoder().decode(formatChecksumLine(sha1dc('abc'), 'abc.txt'));
+ * // 'a9993e364706816aba3e25717850c26c9cd0d89d  abc.txt\n'
+ * ```
+ */
+export function formatChecksumLine(
+  result: Pick<Result, 'hex' | 'collision'>,
+  name: Input,
+  options?: ChecksumLineOptions | null,
+): Uint8Array;
 export {};

@@ -10,7 +10,9 @@
 # and `--target nodejs` (CommonJS glue that reads the .wasm synchronously:
 # Node). The two builds produce the same .wasm, so the package ships it once,
 # as wasm/sha1dc_wasm_bg.wasm, beside both glue files and the wrapper from
-# pkg-template/ (pkg-template/assemble.mjs copies and derives those).
+# pkg-template/ (pkg-template/assemble.mjs copies and derives those). The
+# package's command has a module of its own, sha1dcsum's text code
+# (bindings/cli/, `--target nodejs`): wasm/sha1dcsum_cli_bg.wasm.
 #
 # Installs what is missing: the wasm32 target, wasm-bindgen-cli at the
 # version pinned in Cargo.toml, wasm-pack. Honours CARGO_TARGET_DIR.
@@ -28,6 +30,8 @@ for target in web nodejs; do
   wasm-pack --quiet build --release --target "$target" --out-dir "$out/$target" \
     --out-name sha1dc_wasm "$root/bindings"
 done
+wasm-pack --quiet build --release --target nodejs --out-dir "$out/cli" \
+  --out-name sha1dcsum_cli "$root/bindings/cli"
 if ! cmp -s "$out/web/sha1dc_wasm_bg.wasm" "$out/nodejs/sha1dc_wasm_bg.wasm"; then
   echo "build-pkg: the web and nodejs builds produced different .wasm files" >&2
   exit 1
@@ -52,6 +56,8 @@ cp "$wasm" pkg/wasm/sha1dc_wasm_bg.wasm
 cp "$out/web/sha1dc_wasm.js" pkg/wasm/sha1dc_wasm.js
 cp "$out/web/sha1dc_wasm.d.ts" pkg/wasm/sha1dc_wasm.d.ts
 cp "$out/nodejs/sha1dc_wasm.js" pkg/wasm/sha1dc_wasm_node.cjs
+cp "$out/cli/sha1dcsum_cli_bg.wasm" pkg/wasm/sha1dcsum_cli_bg.wasm
+cp "$out/cli/sha1dcsum_cli.js" pkg/wasm/sha1dcsum_cli.cjs
 cp pkg-template/package.json pkg/
 
 # The package's version is the crate's.
@@ -67,4 +73,4 @@ node -e '
 # core.cjs, index.d.cts, the inlined entry and the CLI.
 node pkg-template/assemble.mjs
 
-echo "build-pkg: pkg/ ready ($(wc -c <pkg/wasm/sha1dc_wasm_bg.wasm) bytes of wasm); npm pack it with: (cd pkg && npm pack)"
+echo "build-pkg: pkg/ ready ($(wc -c <pkg/wasm/sha1dc_wasm_bg.wasm) bytes of wasm, and $(wc -c <pkg/wasm/sha1dcsum_cli_bg.wasm) for the command's); npm pack it with: (cd pkg && npm pack)"

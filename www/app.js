@@ -2,6 +2,7 @@
 // to the page (render.js, groups.js). Plain ES modules, no dependencies. This module owns the
 // page's state: the files on the page and which pool job each is waiting for.
 
+import { init } from './pkg/index.mjs';
 import { WorkerPool } from './pool.js';
 import {
   showEngine, showEngineFailed, createRow, showQueued, showHashing, setProgressText, showProgress,
@@ -49,6 +50,11 @@ const ui = {
   template: $('#file-template'),
 };
 
+/**
+ * The package's module on this thread too, for the checksum lines of the pasted hashes and of
+ * the export (the hashing runs in the workers).
+ */
+const linesReady = init();
 const say = announcer(ui.announcer);
 const groups = new GroupsView(ui.groups);
 /** The pasted expected hashes, parsed (null when the box is empty). */
@@ -228,7 +234,8 @@ function update() {
 // ---------------------------------------------------------------------------------------------
 
 /** Compares every hashed file with the pasted hashes again; a row is redrawn only if it changed. */
-function compareAll() {
+async function compareAll() {
+  await linesReady;
   const text = ui.expected.value;
   expected = text.trim() ? parseExpected(text) : null;
   ui.expectedStatus.textContent = expectedStatusText(expected ?? { lines: 0 }, !expected);
@@ -257,7 +264,8 @@ function download(name, type, text) {
 }
 
 /** Saves the hashed files in `kind` ('txt' or 'json'), in the mode the page is set to. */
-function save(kind) {
+async function save(kind) {
+  await linesReady;
   const gitBlob = ui.gitBlob.checked;
   const files = [...entries.values()].filter((e) => e.result && e.options.gitBlob === gitBlob)
     .map((e) => ({ name: e.name, result: e.result }));

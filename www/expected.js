@@ -1,6 +1,14 @@
 // Expected hashes: what a person pastes to compare with (a SHA-1, a sha1sum or sha1dcsum line,
 // a whole checksum file), read into a lookup by path, and each file's result compared with it.
-// Pure functions, no DOM; the texts that describe the outcome are in format.js.
+// A line is read by sha1dcsum's own parser (the package's parseChecksumLine), as
+// `sha1dcsum -c` reads it; what a paste box adds is here: a hash alone on its line, comments
+// and blanks anywhere, trailing blanks forgiven. No DOM; the texts that describe the outcome
+// are in format.js. The package's module must be loaded (init()) before parseExpected runs.
+import { parseChecksumLine } from './pkg/index.mjs';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const HASH_ALONE = /^[0-9a-fA-F]{40}$/;
 
 /** A file's path as checksum files write it: forward slashes, no leading "./". */
 export function normalizePath(name) {
@@ -8,40 +16,19 @@ export function normalizePath(name) {
 }
 
 /**
- * The name of a line that started with a backslash, as sha1sum and sha1dcsum escape it (`\\`,
- * `\n`, `\r`); null on any other escape, which GNU rejects too.
+ * One line: { hex } for a hash alone, { hex, name } for a named one, null if not understood,
+ * undefined for a blank line or a comment.
  */
-export function unescapeName(name) {
-  let bad = false;
-  const out = name.replace(/\\(.?)/g, (_, c) => {
-    if (c === '\\') return '\\';
-    if (c === 'n') return '\n';
-    if (c === 'r') return '\r';
-    bad = true;
-    return '';
-  });
-  return bad ? null : out;
-}
-
-const HEX = '[0-9a-fA-F]{40}';
-/** `<hex>  <name>`, `<hex> *<name>` (sha1sum) and `<hex> *coll* <name>` (sha1dcsum). */
-const GNU_LINE = new RegExp(`^(${HEX}) (?:\\*coll\\* | |\\*)(.+)$`);
-/** `SHA1 (<name>) = <hex>`, with sha1dcsum's ` *coll*` after the hex or sha1cdsum's before it. */
-const BSD_LINE = new RegExp(`^SHA1 ?\\((.+)\\) ?= ?(?:\\*coll\\* )?(${HEX})(?: \\*coll\\*)?$`);
-
-/** One non-blank line: { hex } for a hash alone, { hex, name } for a named one, null if not understood. */
 function parseLine(raw) {
-  const escaped = raw.trimStart().startsWith('\\');
-  const line = escaped ? raw.trimStart().slice(1) : raw;
-  const alone = new RegExp(`^(${HEX})$`).exec(line.trim());
-  if (alone) return { hex: alone[1] };
-  let m = GNU_LINE.exec(line.replace(/\r$/, '').trimStart());
-  let hex, name;
-  if (m) [, hex, name] = m;
-  else if ((m = BSD_LINE.exec(line.trim()))) [, name, hex] = m;
-  else return null;
-  if (escaped) name = unescapeName(name);
-  return name === null ? null : { hex, name };
+  const trimmed = raw.trim();
+  if (!trimmed || trimmed.startsWith('#')) return undefined;
+  if (HASH_ALONE.test(trimmed)) return { hex: trimmed.toLowerCase() };
+  // As pasted, then without the blanks a copy often leaves at its end.
+  for (const line of new Set([raw, raw.trimEnd()])) {
+    const parsed = parseChecksumLine(encoder.encode(line));
+    if (parsed.type === 'checksum') return { hex: parsed.hex, name: decoder.decode(parsed.name) };
+  }
+  return null;
 }
 
 /**
@@ -55,11 +42,11 @@ export function parseExpected(text) {
   let lines = 0;
   let bad = 0;
   for (const raw of String(text).split(/\r?\n/)) {
-    if (!raw.trim() || raw.trim().startsWith('#')) continue;
     const entry = parseLine(raw);
+    if (entry === undefined) continue;
     if (!entry) bad++;
-    else if (entry.name === undefined) bare.add(entry.hex.toLowerCase());
-    else named.set(normalizePath(entry.name), entry.hex.toLowerCase());
+    else if (entry.name === undefined) bare.add(entry.hex);
+    else named.set(normalizePath(entry.name), entry.hex);
     if (entry) lines++;
   }
   return { named, bare, lines, bad };

@@ -1,11 +1,16 @@
-// The saved results: sha1dcsum's text lines and its --json fields, made in the page. Pure
-// functions, no DOM.
+// The saved results: sha1dcsum's text lines (written by its own code, the package's
+// formatChecksumLine) and its --json fields, made in the page. No DOM; the package's module
+// must be loaded (init()) before exportText runs.
 //
 // Git blob ids are not SHA-1 checksums of the files: `sha1sum -c` would call every file
 // FAILED. So in that mode the files are named for what they hold, the text starts with comment
 // lines that say so and how to check it (GNU `sha1sum -c` skips `#` lines; the lines below
 // them are what `sha1dcsum --git-blob` prints), and every JSON object says "mode": "git-blob".
 // In the plain mode both are byte for byte what sha1dcsum prints.
+
+import { formatChecksumLine } from './pkg/index.mjs';
+
+const decoder = new TextDecoder();
 
 /** @typedef {{ name: string, result: { hex: string, sha1: string, collision: object | null } }} Saved */
 
@@ -17,22 +22,9 @@ export function exportName(kind, gitBlob) {
   return `${gitBlob ? 'sha1dc-git-blob-ids' : 'sha1dc-results'}.${kind}`;
 }
 
-/**
- * A name as sha1dcsum and GNU sha1sum write it: a newline, carriage return or backslash is
- * escaped (`\n`, `\r`, `\\`) and the line starts with a backslash, so one file is one line.
- * @returns {[prefix: string, name: string]}
- */
-export function escapeName(name) {
-  if (!/[\n\r\\]/.test(name)) return ['', name];
-  return ['\\', name.replace(/[\n\r\\]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\\\'))];
-}
-
 /** One line per file, as sha1dcsum prints it (with --git-blob in that mode). @param {Saved[]} files */
 export function exportText(files, { gitBlob = false } = {}) {
-  const lines = files.map(({ name, result }) => {
-    const [prefix, escaped] = escapeName(name);
-    return `${prefix}${result.hex}${result.collision ? ' *coll* ' : '  '}${escaped}\n`;
-  });
+  const lines = files.map(({ name, result }) => decoder.decode(formatChecksumLine(result, name)));
   return (gitBlob ? GIT_BLOB_HEADER : '') + lines.join('');
 }
 

@@ -27,6 +27,12 @@
 //! Git blobs go through the library's `git` module, the code `sha1dcsum
 //! --git-blob` runs too.
 //!
+//! sha1dcsum's checksum lines (lines.rs: the package's `parseChecksumLine`
+//! and `formatChecksumLine`) come from the sha1dcsum crate, as do the rest
+//! of its library the package's command needs, in a module of their own
+//! (cli/, so that this one stays small): one implementation of the line
+//! format and of the option table.
+//!
 //! The engine's two halves, for two workers: `RawFilter` gives the
 //! candidate masks of the blocks each chunk completes, and
 //! `RawHasher::updateWithMasks` hashes the same chunk with them. Both start
@@ -37,6 +43,8 @@
 #![cfg(target_arch = "wasm32")]
 
 extern crate alloc;
+
+mod lines;
 
 use alloc::format;
 use alloc::string::{String, ToString};

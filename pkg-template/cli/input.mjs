@@ -90,7 +90,7 @@ async function hashLarge(fd, size, flags, o) {
  * the result object, or a Failure.
  */
 export async function hashInput(name, o) {
-  const flags = { reducedRound: o.reducedRound, safeHash: !o.noSafeHash };
+  const flags = { reducedRound: o.reducedRound, safeHash: o.safeHash };
   const stdin = name.equals(STDIN);
   let fd;
   try {

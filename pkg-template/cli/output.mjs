@@ -1,38 +1,17 @@
 // What leaves the process: standard output with sha1dcsum's flushing policy, the messages on
-// standard error, the exit statuses, and the words for a failed read or write. Everything is
-// written synchronously to the file descriptors, in order, as the Rust command writes it.
+// standard error, and the words for a failed read or write. Everything is written
+// synchronously to the file descriptors, in order, as the Rust command writes it.
 import { writeSync } from 'node:fs';
 import { getSystemErrorMap } from 'node:util';
+import raw from '../wasm/sha1dcsum_cli.cjs';
 
-export const PROGRAM = 'sha1dc-wasm';
-export const USAGE = `Usage: ${PROGRAM} [OPTIONS] [FILE|-]...`;
-
-export const EXIT_OK = 0;
-/** Some input could not be read, or the output could not be written. */
-export const EXIT_IO_ERROR = 1;
-export const EXIT_USAGE = 2;
-/** A collision was detected (and every input was read). */
-export const EXIT_COLLISION = 3;
-/** Standard output was closed by its reader: what a shell shows for a process killed by SIGPIPE. */
-export const EXIT_BROKEN_PIPE = 141;
-
-/** An input failure (1) before a detected collision (3) before success (0). */
-export const exitStatus = (failed, collided) => (failed ? EXIT_IO_ERROR : collided ? EXIT_COLLISION : EXIT_OK);
+/** The command's name, which its messages start with (sha1dcsum's help.rs names it). */
+export const PROGRAM = raw.RawCommandLine.program();
 
 const utf8 = new TextDecoder('utf-8');
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Bytes as text, each ill-formed sequence a U+FFFD (as Rust's from_utf8_lossy). */
 export const lossy = (bytes) => utf8.decode(bytes);
-
-export function isUtf8(bytes) {
-  try {
-    strictUtf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The C library's words for the errors a read or write meets (what sha1dcsum prints); libuv's
@@ -94,14 +73,17 @@ export function print(text) {
   }
 }
 
-/** `sha1dc-wasm: <message>` on standard error (where a failure cannot be reported anyway). */
-export function warn(message) {
+/** `text` on standard error (where a failure cannot be reported anyway). */
+export function stderr(text) {
   try {
-    writeAll(2, Buffer.from(`${PROGRAM}: ${message}\n`));
+    writeAll(2, Buffer.from(text));
   } catch {
     // Standard error is gone: nothing can be said.
   }
 }
+
+/** `sha1dc-wasm: <message>` on standard error. */
+export const warn = (message) => stderr(`${PROGRAM}: ${message}\n`);
 
 /**
  * Standard output buffered as sha1dcsum's is: flushed when 64 KiB are pending or 50 ms after

@@ -8,9 +8,10 @@
 //! The command reads the list and hashes the files (its check.rs), feeding a
 //! [`ListCheck`] the lines and the results, and prints what it says.
 
+use alloc::collections::VecDeque;
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::{Drain, Vec};
+use alloc::vec::Vec;
 
 use crate::lines::{self, Line};
 use crate::options::Options;
@@ -121,7 +122,7 @@ pub struct ListCheck {
     listed: Vec<Listed>,
     improper: u64,
     tally: Tally,
-    said: Vec<Said>,
+    said: VecDeque<Said>,
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {
@@ -160,7 +161,7 @@ impl ListCheck {
             listed: Vec::new(),
             improper: 0,
             tally: Tally::default(),
-            said: Vec::new(),
+            said: VecDeque::new(),
         }
     }
 
@@ -193,7 +194,7 @@ impl ListCheck {
                         self.number,
                         lossy(&name)
                     );
-                    self.said.push(Said::Error(error));
+                    self.said.push_back(Said::Error(error));
                 }
                 self.listed.push(Listed { name, digest: None });
             }
@@ -205,7 +206,7 @@ impl ListCheck {
                         "{}: {}: improperly formatted SHA1 checksum line",
                         self.list, self.number
                     );
-                    self.said.push(Said::Error(error));
+                    self.said.push_back(Said::Error(error));
                 }
             }
         }
@@ -251,13 +252,13 @@ impl ListCheck {
         let name = lines::shown(&self.listed[i].name);
         if let Found::Failed { reason, .. } = found {
             let error = format!("{}: {reason}", String::from_utf8_lossy(&name));
-            self.said.push(Said::Error(error));
+            self.said.push_back(Said::Error(error));
         }
         let mut status = name;
         status.extend_from_slice(b": ");
         status.extend_from_slice(verdict.text());
         status.push(b'\n');
-        self.said.push(Said::Out(status));
+        self.said.push_back(Said::Out(status));
     }
 
     /// After the last result: GNU's warnings, and whether the check failed
@@ -269,7 +270,7 @@ impl ListCheck {
                 "{}: no properly formatted SHA1 checksum lines found",
                 self.title
             );
-            self.said.push(Said::Error(error));
+            self.said.push_back(Said::Error(error));
             return (true, collided);
         }
         let tally = self.tally;
@@ -299,7 +300,7 @@ impl ListCheck {
             for (count, one, many) in warnings {
                 if count > 0 {
                     let warning = format!("WARNING: {}", plural(count, one, many));
-                    self.said.push(Said::Error(warning));
+                    self.said.push_back(Said::Error(warning));
                 }
             }
         }
@@ -308,15 +309,20 @@ impl ListCheck {
             || (self.checking.strict && self.improper > 0);
         if self.checking.ignore_missing && tally.verified == 0 {
             let error = format!("{}: no file was verified", self.title);
-            self.said.push(Said::Error(error));
+            self.said.push_back(Said::Error(error));
             failed = true;
         }
         (failed, collided)
     }
 
     /// What was said since last asked, in order.
-    pub fn said(&mut self) -> Drain<'_, Said> {
-        self.said.drain(..)
+    pub fn said(&mut self) -> impl Iterator<Item = Said> + '_ {
+        core::iter::from_fn(move || self.next_said())
+    }
+
+    /// The first thing said not yet asked for.
+    pub fn next_said(&mut self) -> Option<Said> {
+        self.said.pop_front()
     }
 }
 

@@ -120,12 +120,14 @@ function lists() {
     'stdin.sums': `${sha1('from stdin')}  -\n${A}  abc.txt\n`,
     'empty.sums': '',
     'noeol.sums': `${A}  abc.txt`,
+    // The forms GNU reads besides its own: OpenSSL's, blanks around =, a tab after the hex.
+    'forms.sums': [`SHA1(abc.txt)= ${A}`, `SHA1 (x)=${sum('x')}`, `SHA1 (sp ace)  =\t${sum('sp ace')}`, `${A}\tabc.txt`, `${A}\t*abc.txt`, `${sum('empty')} empty`, ''].join('\n'),
   };
 }
 
 const FILES = [...COLLIDING, ...ODD.map(([n]) => n).filter((n) => n !== '-'), './-', LATIN1];
 const MODES = [[], ['-t'], ['-b'], ['--binary'], ['--tag'], ['--tag', '-b'], ['-z'], ['--tag', '-z'], ['-bz'], ['--json'], ['--no-safe-hash'], ['--reduced-round'], ['--git-blob'], ['--git-blob', '--json', '--reduced-round'], ['-j', '1'], ['-j3'], ['--jobs=2'], ['--no-s', '--red', '--js']];
-const LISTS = ['good.sums', 'mixed.sums', 'improper.sums', 'comments.sums', 'missing.sums', 'coll.sums', 'tagonly.sums', 'empty.sums', 'noeol.sums', 'latin1.sums', 'a-dir', 'missing'];
+const LISTS = ['good.sums', 'mixed.sums', 'improper.sums', 'comments.sums', 'missing.sums', 'coll.sums', 'tagonly.sums', 'empty.sums', 'noeol.sums', 'forms.sums', 'latin1.sums', 'a-dir', 'missing'];
 /** Options of --check, each over every list; then more, over the list with every kind of line. */
 const CHECKS = [[], ['--quiet'], ['--status'], ['--strict', '-w'], ['--ignore-missing']];
 const MORE_CHECKS = [['--strict'], ['--warn'], ['--quiet', '--ignore-missing'], ['--no-safe-hash'], ['--git-blob'], ['--reduced-round'], ['--sta'], ['--stri', '--qu'], ['-j2']];

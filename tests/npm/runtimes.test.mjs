@@ -1,6 +1,6 @@
 // The package in the other runtimes it promises: Deno and Bun, and the oldest Node its
 // `engines` names, all from npm (scripts/test-wasm.sh installs them into runtimes/ when
-// missing). Each runs api.test.mjs and many.test.mjs (the API; the other test files drive Node
+// missing). Each runs api.test.mjs, many.test.mjs and checksums.test.mjs (the API; the other test files drive Node
 // itself: its flags, npm, npx, Chromium; Node 18 also runs workers.test.mjs, on its
 // worker_threads) on the entry its `exports` conditions pick, and a
 // program that imports the installed package by name and needs no permission at all. Deno also
@@ -28,7 +28,7 @@ const RUNTIMES = {
   // And the two-worker tests, which drive Node's worker_threads.
   node18: { entry: 'node.mjs', tests: ['--test', './workers.test.mjs'], run: [], twoWorkers: true },
 };
-const TESTS = ['./api.test.mjs', './many.test.mjs'];
+const TESTS = ['./api.test.mjs', './many.test.mjs', './checksums.test.mjs'];
 
 function run(name, args, cwd, env = {}) {
   const r = spawnSync(bin(name), args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 300_000 });

@@ -22,13 +22,12 @@ test('npm pack, npm install, import and require', () => {
     'LICENSE',
     'README.md',
     'cli.mjs',
-    'cli/args.mjs',
     'cli/check.mjs',
-    'cli/help.mjs',
     'cli/input.mjs',
-    'cli/lines.mjs',
     'cli/output.mjs',
     'cli/walk.mjs',
+    'checksums.cjs',
+    'checksums.mjs',
     'core.cjs',
     'core.mjs',
     'deno.mjs',
@@ -61,6 +60,8 @@ test('npm pack, npm install, import and require', () => {
     'wasm/sha1dc_wasm_bg.wasm',
     'wasm/sha1dc_wasm_inline.js',
     'wasm/sha1dc_wasm_node.cjs',
+    'wasm/sha1dcsum_cli.cjs',
+    'wasm/sha1dcsum_cli_bg.wasm',
     'workerd.mjs',
     'workers.cjs',
     'workers.mjs',
@@ -93,12 +94,13 @@ test('npm pack, npm install, import and require', () => {
   try {
     tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   } catch {
-    // Not installed (scripts/test-wasm.sh installs it): the type check is skipped.
+    // Not installed (scripts/test-wasm.sh installs it): the type check is skipped, but not in CI.
+    assert.ok(!process.env.CI, 'TypeScript is not installed in tests/npm (scripts/test-wasm.sh installs it)');
   }
   if (tsc) {
     writeFileSync(
       join(app, 'types.mts'),
-      `import { init, initSync, sha1dc, createHasher, createFilter, hashStream, backend, type Result, type Options, type Filter } from 'sha1dc-wasm';
+      `import { init, initSync, sha1dc, createHasher, createFilter, hashStream, backend, parseChecksumLine, formatChecksumLine, type Result, type Options, type Filter, type ChecksumLine } from 'sha1dc-wasm';
        await init();
        initSync(new Uint8Array(0));
        const o: Options = { safeHash: false, reducedRound: true, gitBlob: true, size: 3 };
@@ -116,11 +118,16 @@ test('npm pack, npm install, import and require', () => {
        hashStream(new Blob([]), { worker: () => new Worker(new URL('./w.mjs', import.meta.url), { type: 'module' }) });
        // @ts-expect-error worker is true, false, 'auto' or a function that starts one
        hashStream(new Blob([]), { worker: 2 });
+       const line: ChecksumLine = parseChecksumLine('SHA1 (a) = ' + r.hex);
+       const named: Uint8Array | null = line.type === 'checksum' || line.type === 'unreadable' ? line.name : null;
+       const written: Uint8Array = formatChecksumLine(r, 'a', { style: 'tag', zero: false });
+       // @ts-expect-error the styles are text, binary and tag
+       formatChecksumLine(r, 'a', { style: 'bsd' });
        // @ts-expect-error a number is not an input
        sha1dc(42);
        // @ts-expect-error unknown option
        sha1dc('x', { safehash: true });
-       export { dv, hex, p, q, b, w };`,
+       export { dv, hex, p, q, b, w, named, written };`,
     );
     writeFileSync(join(app, 'types.cts'), "import m = require('sha1dc-wasm');\nconst x: string = m.sha1dc('abc').sha1;\nexport = x;\n");
     node([tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'types.mts', 'types.cts'], app);

@@ -1,5 +1,11 @@
 // Results the unit tests of the page's modules start from: "abc", the empty message, and the
 // first SHAttered PDF as the engine reports it (tests/data/MANIFEST.tsv has the same values).
+// Importing it loads the package's module the page's own modules use (www/pkg, which
+// scripts/www-pkg.sh copies in), as the page does on its main thread.
+import { readFileSync } from 'node:fs';
+import { init } from '../../www/pkg/index.mjs';
+
+await init(readFileSync(new URL('../../www/pkg/wasm/sha1dc_wasm_bg.wasm', import.meta.url)));
 
 export const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
 export const EMPTY = 'da39a3ee5e6b4b0d3255bfef95601890afd80709';

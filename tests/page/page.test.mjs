@@ -4,8 +4,8 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdtempSync, mkdirSync, writeFileSync, rmSync, existsSync, statSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { readFileSync, mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -411,11 +411,14 @@ describe('expected hashes', () => {
   });
 });
 
-/** The Rust sha1dcsum, when it is built (the native tests build it). */
+let rustBuilt = null;
+/** The Rust sha1dcsum, built on first use (at once when the native tests built it). */
 function rustSha1dcsum() {
-  const target = process.env.CARGO_TARGET_DIR || join(ROOT, 'target');
-  const built = ['release', 'debug'].map((p) => join(target, p, 'sha1dcsum')).filter(existsSync);
-  return built.sort((x, y) => statSync(y).mtimeMs - statSync(x).mtimeMs)[0] ?? null;
+  if (rustBuilt === null) {
+    execFileSync('cargo', ['build', '--quiet', '--bin', 'sha1dcsum'], { cwd: ROOT, stdio: 'inherit' });
+    rustBuilt = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'debug', 'sha1dcsum');
+  }
+  return rustBuilt;
 }
 
 /** Clicks a Save button; the file it downloads: { name, text }. */
@@ -434,7 +437,7 @@ function writeFolder(name, files) {
 }
 
 describe('export', () => {
-  it('saves sha1dcsum text and --json fields, made in the page, equal to sha1dcsum on the same files', async (t) => {
+  it('saves sha1dcsum text and --json fields, made in the page, equal to sha1dcsum on the same files', async () => {
     const { context, page, seen } = await open({ acceptDownloads: true });
     const dir = join(tmp, 'export');
     mkdirSync(dir, { recursive: true });
@@ -459,20 +462,16 @@ describe('export', () => {
     assert.deepEqual(list.map((o) => Object.keys(o)), files.map(() => ['file', 'sha1', 'output', 'collision']));
     assert.deepEqual(list[1].collision, { offset: 256, block: 4, dv: 'II(52,0)', count: 1 });
     const rust = rustSha1dcsum();
-    if (rust) {
-      const names = files.map((f) => f.name);
-      const r = spawnSync(rust, names, { cwd: dir, encoding: 'utf8' });
-      assert.equal(text.text, r.stdout, 'the text export is what sha1dcsum prints');
-      const lines = spawnSync(rust, ['--json', ...names], { cwd: dir, encoding: 'utf8' }).stdout.trim().split('\n');
-      assert.deepEqual(list, lines.map((l) => JSON.parse(l)), 'the JSON export has sha1dcsum --json fields and values');
-    } else {
-      t.diagnostic('sha1dcsum is not built: compared with the known values only');
-    }
+    const names = files.map((f) => f.name);
+    const r = spawnSync(rust, names, { cwd: dir, encoding: 'utf8' });
+    assert.equal(text.text, r.stdout, 'the text export is what sha1dcsum prints');
+    const lines = spawnSync(rust, ['--json', ...names], { cwd: dir, encoding: 'utf8' }).stdout.trim().split('\n');
+    assert.deepEqual(list, lines.map((l) => JSON.parse(l)), 'the JSON export has sha1dcsum --json fields and values');
     assert.deepEqual(seen.foreign, []);
     await context.close();
   });
 
-  it('escapes names with a newline, carriage return or backslash exactly as GNU sha1sum does', async (t) => {
+  it('escapes names with a newline, carriage return or backslash exactly as GNU sha1sum does', async () => {
     const { context, page } = await open({ acceptDownloads: true });
     const files = ['plain.bin', 'two\nlines.bin', 'back\\slash.bin', 'carriage\rreturn.bin', 'all\\of\nthem\r.bin']
       .map((name) => ({ name, bytes: randomBytes(500) }));
@@ -486,9 +485,7 @@ describe('export', () => {
     assert.equal(gnu.status, 0, gnu.stderr);
     assert.equal(text, gnu.stdout, 'the text export is what GNU sha1sum prints');
     assert.equal(text.split('\n').filter((l) => l.startsWith('\\')).length, 4, 'four escaped lines');
-    const rust = rustSha1dcsum();
-    if (rust) assert.equal(text, spawnSync(rust, names, { cwd: dir, encoding: 'utf8' }).stdout, 'and what sha1dcsum prints');
-    else t.diagnostic('sha1dcsum is not built: compared with GNU sha1sum only');
+    assert.equal(text, spawnSync(rustSha1dcsum(), names, { cwd: dir, encoding: 'utf8' }).stdout, 'and what sha1dcsum prints');
     // GNU reads it back, and so does the page.
     writeFileSync(join(dir, 'list.sha1'), text);
     const check = spawnSync('sha1sum', ['-c', 'list.sha1'], { cwd: dir, encoding: 'utf8' });
@@ -498,7 +495,7 @@ describe('export', () => {
     await context.close();
   });
 
-  it('marks git blob ids in the saved files: their names, comment lines, "mode" in JSON; git hash-object agrees', async (t) => {
+  it('marks git blob ids in the saved files: their names, comment lines, "mode" in JSON; git hash-object agrees', async () => {
     const { context, page } = await open({ acceptDownloads: true });
     const files = [
       { name: 'clean.bin', bytes: randomBytes(3000) },
@@ -525,14 +522,10 @@ describe('export', () => {
     assert.match(gnu.stdout, /clean\.bin: FAILED/);
     assert.doesNotMatch(gnu.stderr, /improperly formatted/, 'GNU skips the # lines');
     const rust = rustSha1dcsum();
-    if (rust) {
-      const r = spawnSync(rust, ['--git-blob', ...files.map((f) => f.name)], { cwd: dir, encoding: 'utf8' });
-      assert.equal(lines.slice(2).join('\n'), r.stdout, 'the lines are what sha1dcsum --git-blob prints');
-      const c = spawnSync(rust, ['--git-blob', '-c', 'ids.txt'], { cwd: dir, encoding: 'utf8' });
-      assert.match(c.stdout, /^clean\.bin: OK\nshattered-1\.pdf: OK\n$/, c.stdout + c.stderr);
-    } else {
-      t.diagnostic('sha1dcsum is not built: compared with git hash-object only');
-    }
+    const r = spawnSync(rust, ['--git-blob', ...files.map((f) => f.name)], { cwd: dir, encoding: 'utf8' });
+    assert.equal(lines.slice(2).join('\n'), r.stdout, 'the lines are what sha1dcsum --git-blob prints');
+    const c = spawnSync(rust, ['--git-blob', '-c', 'ids.txt'], { cwd: dir, encoding: 'utf8' });
+    assert.match(c.stdout, /^clean\.bin: OK\nshattered-1\.pdf: OK\n$/, c.stdout + c.stderr);
     await context.close();
   });
 });
