@@ -10,7 +10,7 @@
 # and `--target nodejs` (CommonJS glue that reads the .wasm synchronously:
 # Node). The two builds produce the same .wasm, so the package ships it once,
 # as wasm/sha1dc_wasm_bg.wasm, beside both glue files and the wrapper from
-# pkg-template/ (pkg-template/assemble.mjs copies and derives those). The
+# npm/, the package's source (npm/assemble.mjs copies and derives those). The
 # package's command has a module of its own, sha1dcsum's text code
 # (bindings/cli/, `--target nodejs`): wasm/sha1dcsum_cli_bg.wasm.
 #
@@ -58,7 +58,7 @@ cp "$out/web/sha1dc_wasm.d.ts" pkg/wasm/sha1dc_wasm.d.ts
 cp "$out/nodejs/sha1dc_wasm.js" pkg/wasm/sha1dc_wasm_node.cjs
 cp "$out/cli/sha1dcsum_cli_bg.wasm" pkg/wasm/sha1dcsum_cli_bg.wasm
 cp "$out/cli/sha1dcsum_cli.js" pkg/wasm/sha1dcsum_cli.cjs
-cp pkg-template/package.json pkg/
+cp npm/package.json pkg/
 
 # The package's version is the crate's.
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
@@ -69,8 +69,8 @@ node -e '
   fs.writeFileSync("pkg/package.json", JSON.stringify(p, null, 2) + "\n");
 ' "$version"
 
-# The JavaScript half (pkg-template/assemble.mjs): the template's files,
+# The JavaScript half (npm/assemble.mjs): the package's own files,
 # core.cjs, index.d.cts, the inlined entry and the CLI.
-node pkg-template/assemble.mjs
+node npm/assemble.mjs
 
 echo "build-pkg: pkg/ ready ($(wc -c <pkg/wasm/sha1dc_wasm_bg.wasm) bytes of wasm, and $(wc -c <pkg/wasm/sha1dcsum_cli_bg.wasm) for the command's); npm pack it with: (cd pkg && npm pack)"

@@ -5,7 +5,7 @@
 //! exports in its module, and may use any wasm-bindgen version. Only the
 //! public API of the library is used here.
 //!
-//! These are the raw entry points; the wrapper (`pkg-template/core.mjs`)
+//! These are the raw entry points; the wrapper (`npm/core.mjs`)
 //! checks the JavaScript arguments, splits large inputs and builds the result
 //! objects. Every fallible entry returns `Result<_, JsError>`, so an error
 //! reaches JavaScript as a thrown `Error`, never as an `unreachable` trap.

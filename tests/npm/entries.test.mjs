@@ -158,18 +158,18 @@ test('a worker thread (the Web Worker pattern): Node entry and browser entry', a
 });
 
 test('each module of the API has a CommonJS twin with the same exports; assemble.mjs refuses a form it cannot rewrite', async () => {
-  for (const name of ['core', 'input', 'result', 'hasher', 'filter', 'many', 'stream', 'workers']) {
+  for (const name of ['core', 'input', 'result', 'hasher', 'filter', 'many', 'stream', 'workers', 'checksums']) {
     const esm = await import(`${pkgUrl}/${name}.mjs`);
     const cjs = require(`${PKG_DIR}/${name}.cjs`);
     assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort(), name);
   }
   const work = mkdtempSync(join(tmpdir(), 'sha1dc-wasm-assemble-'));
   try {
-    cpSync(join(ROOT, 'pkg-template'), join(work, 'template'), { recursive: true });
+    cpSync(join(ROOT, 'npm'), join(work, 'source'), { recursive: true });
     cpSync(join(PKG_DIR, 'wasm'), join(work, 'out', 'wasm'), { recursive: true });
-    const assemble = () => spawnSync(process.execPath, [join(work, 'template', 'assemble.mjs'), join(work, 'out')], { encoding: 'utf8' });
+    const assemble = () => spawnSync(process.execPath, [join(work, 'source', 'assemble.mjs'), join(work, 'out')], { encoding: 'utf8' });
     assert.equal(assemble().status, 0);
-    appendFileSync(join(work, 'template', 'many.mjs'), 'export default 42;\n');
+    appendFileSync(join(work, 'source', 'many.mjs'), 'export default 42;\n');
     const r = assemble();
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^assemble: many\.mjs:\d+: only one-line sibling imports and exported functions, classes and consts can be made CommonJS: export default 42;/);
