@@ -20,7 +20,7 @@ native() {
   scripts/setup.sh native
   say "cargo fmt --check"
   cargo fmt --check
-  say "no cycle between the library's top-level modules"
+  say "no import cycle between modules (the Rust crates, the npm package, the page)"
   scripts/check-modules.sh
   say "generated tables match tools/derive_conditions.py (--check)"
   pip_module pycosat
