@@ -4,15 +4,4 @@ import { inlineApi } from './inline-api.mjs';
 
 const startWorker = () => new Worker(new URL('./filter-worker.mjs', import.meta.url), { type: 'module', name: 'sha1dc-filter' });
 
-export const {
-  init,
-  initSync,
-  sha1dc,
-  sha1dcMany,
-  createHasher,
-  createFilter,
-  hashStream,
-  backend,
-  parseChecksumLine,
-  formatChecksumLine,
-} = inlineApi(startWorker);
+export const { init, initSync, sha1dc, sha1dcMany, createHasher, createFilter, hashStream, backend, parseChecksumLine, formatChecksumLine } = inlineApi(startWorker);

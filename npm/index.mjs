@@ -12,18 +12,7 @@ const startWorker =
     ? () => new Worker(new URL('./filter-worker.mjs', import.meta.url), { type: 'module', name: 'sha1dc-filter' })
     : null;
 
-export const {
-  init,
-  initSync,
-  sha1dc,
-  sha1dcMany,
-  createHasher,
-  createFilter,
-  hashStream,
-  backend,
-  parseChecksumLine,
-  formatChecksumLine,
-} = createWebApi(
+export const { init, initSync, sha1dc, sha1dcMany, createHasher, createFilter, hashStream, backend, parseChecksumLine, formatChecksumLine } = createWebApi(
   glue,
   () => undefined,
   startWorker,

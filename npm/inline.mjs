@@ -7,15 +7,4 @@
 // takes a function that starts one (the README shows how).
 import { inlineApi } from './inline-api.mjs';
 
-export const {
-  init,
-  initSync,
-  sha1dc,
-  sha1dcMany,
-  createHasher,
-  createFilter,
-  hashStream,
-  backend,
-  parseChecksumLine,
-  formatChecksumLine,
-} = inlineApi(null);
+export const { init, initSync, sha1dc, sha1dcMany, createHasher, createFilter, hashStream, backend, parseChecksumLine, formatChecksumLine } = inlineApi(null);

@@ -7,15 +7,4 @@ import { createApi } from './core.mjs';
 
 glue.initSync({ module: wasm });
 
-export const {
-  init,
-  initSync,
-  sha1dc,
-  sha1dcMany,
-  createHasher,
-  createFilter,
-  hashStream,
-  backend,
-  parseChecksumLine,
-  formatChecksumLine,
-} = createApi(glue, null, null);
+export const { init, initSync, sha1dc, sha1dcMany, createHasher, createFilter, hashStream, backend, parseChecksumLine, formatChecksumLine } = createApi(glue, null, null);

@@ -330,11 +330,12 @@ impl ListCheck {
 mod tests {
     use super::*;
 
-    const ABC: [u8; 20] = [
-        0xa9, 0x99, 0x3e, 0x36, 0x47, 0x06, 0x81, 0x6a, 0xba, 0x3e, 0x25, 0x71, 0x78, 0x50, 0xc2,
-        0x6c, 0x9c, 0xd0, 0xd8, 0x9d,
-    ];
     const H: &str = "a9993e364706816aba3e25717850c26c9cd0d89d";
+
+    /// The digest `H` spells.
+    fn abc() -> [u8; 20] {
+        lines::parse_hex(H.as_bytes()).unwrap()
+    }
 
     fn said(check: &mut ListCheck) -> Vec<Said> {
         check.said().collect()
@@ -385,10 +386,10 @@ mod tests {
             names,
             [&b"a"[..], b"b\\nc", b"new\nline", b"x", b"t", b"gone"]
         );
-        let other = [0; 20];
+        let (abc, other) = (abc(), [0; 20]);
         let found = [
             Found::Hashed {
-                output: &ABC,
+                output: &abc,
                 collision: false,
             },
             Found::Hashed {
@@ -396,15 +397,15 @@ mod tests {
                 collision: false,
             },
             Found::Hashed {
-                output: &ABC,
+                output: &abc,
                 collision: false,
             },
             Found::Hashed {
-                output: &ABC,
+                output: &abc,
                 collision: true,
             },
             Found::Hashed {
-                output: &ABC,
+                output: &abc,
                 collision: false,
             },
             Found::Failed {
@@ -436,6 +437,7 @@ mod tests {
 
     #[test]
     fn a_list_without_a_checksum_fails_and_still_checks_its_files() {
+        let abc = abc();
         let options = Options::default();
         let mut check = ListCheck::new(&options, b"-");
         check.line(b"SHA1 (t) = ?", |_| true);
@@ -443,7 +445,7 @@ mod tests {
         check.found(
             0,
             Found::Hashed {
-                output: &ABC,
+                output: &abc,
                 collision: true,
             },
         );
@@ -466,8 +468,9 @@ mod tests {
             let result = check.finish();
             (result, said(&mut check))
         };
+        let abc = abc();
         let ok = Found::Hashed {
-            output: &ABC,
+            output: &abc,
             collision: false,
         };
         let missing = Found::Failed {

@@ -417,19 +417,25 @@ fn check_skips_comments_and_empty_lines_as_gnu_does() {
 fn check_skips_the_lines_gnu_skips() {
     let tmp = comment_dir("check-comments-gnu");
     for &(template, ..) in COMMENT_CASES {
-        tmp.write("SUMS", comment_case(template).as_bytes());
         for flags in [["-c", "--strict", "SUMS"], ["-c", "-w", "SUMS"]] {
-            let ours = run_in(&tmp.0, flags, None);
-            let gnu = gnu_sha1sum(&tmp.0, flags);
-            assert_eq!(ours.stdout, gnu.stdout, "{template:?} {flags:?}");
-            assert_eq!(
-                stderr(&ours),
-                stderr(&gnu).replace("sha1sum: ", "sha1dcsum: "),
-                "{template:?} {flags:?}"
-            );
-            assert_eq!(code(&ours), code_of(&gnu), "{template:?} {flags:?}");
+            check_as_gnu_does(&tmp, template, &flags);
         }
     }
+}
+
+/// Checks the list `template` makes as `SUMS` with `args`, and GNU
+/// `sha1sum` with the same: the same output, messages and exit status.
+fn check_as_gnu_does(tmp: &TempDir, template: &str, args: &[&str]) {
+    tmp.write("SUMS", comment_case(template).as_bytes());
+    let ours = run_in(&tmp.0, args, None);
+    let gnu = gnu_sha1sum(&tmp.0, args);
+    assert_eq!(ours.stdout, gnu.stdout, "{template:?} {args:?}");
+    assert_eq!(
+        stderr(&ours),
+        stderr(&gnu).replace("sha1sum: ", "sha1dcsum: "),
+        "{template:?} {args:?}"
+    );
+    assert_eq!(code(&ours), code_of(&gnu), "{template:?} {args:?}");
 }
 
 /// The forms of a line GNU `sha1sum -c` reads besides the ones it writes:
@@ -484,15 +490,6 @@ fn check_reads_the_forms_gnu_reads() {
 fn check_reads_the_forms_gnu_reads_as_gnu_does() {
     let tmp = form_dir("check-forms-gnu");
     for &(template, ..) in FORM_CASES {
-        tmp.write("SUMS", comment_case(template).as_bytes());
-        let ours = run_in(&tmp.0, ["-c", "--strict", "SUMS"], None);
-        let gnu = gnu_sha1sum(&tmp.0, ["-c", "--strict", "SUMS"]);
-        assert_eq!(ours.stdout, gnu.stdout, "{template:?}");
-        assert_eq!(
-            stderr(&ours),
-            stderr(&gnu).replace("sha1sum: ", "sha1dcsum: "),
-            "{template:?}"
-        );
-        assert_eq!(code(&ours), code_of(&gnu), "{template:?}");
+        check_as_gnu_does(&tmp, template, &["-c", "--strict", "SUMS"]);
     }
 }

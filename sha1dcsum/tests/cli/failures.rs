@@ -59,12 +59,7 @@ fn unreadable_file_permission_denied() {
     fs::set_permissions(&tmp.0, fs::Permissions::from_mode(0o755)).unwrap();
     let path = tmp.write("secret", b"abc");
     fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap();
-    let o = if fs::read(&path).is_err() {
-        run_in(&tmp.0, ["secret"], None)
-    } else {
-        // Privileged: only another user is refused.
-        run_as_nobody(&tmp.0, &["secret"])
-    };
+    let o = run_refused(&tmp.0, &["secret"], fs::read(&path).is_err());
     assert_eq!(stdout(&o), "");
     assert_eq!(stderr(&o), "sha1dcsum: secret: Permission denied\n");
     assert_eq!(code(&o), 1);

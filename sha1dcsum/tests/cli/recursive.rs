@@ -169,11 +169,7 @@ fn recursive_reports_unlistable_directories_in_place() {
     }
     fs::set_permissions(root.join("b"), fs::Permissions::from_mode(0o000)).unwrap();
     let args = ["-r", "-j2", "t"];
-    let o = if fs::read_dir(root.join("b")).is_err() {
-        run_in(&tmp.0, args, None)
-    } else {
-        run_as_nobody(&tmp.0, &args)
-    };
+    let o = run_refused(&tmp.0, &args, fs::read_dir(root.join("b")).is_err());
     fs::set_permissions(root.join("b"), fs::Permissions::from_mode(0o755)).unwrap();
     let abc = "a9993e364706816aba3e25717850c26c9cd0d89d";
     assert_eq!(stdout(&o), format!("{abc}  t/a/f\n{abc}  t/c/f\n"));

@@ -69,9 +69,13 @@ pub fn run_with(dir: &Path, flags: &[&str], names: &[impl AsRef<OsStr>]) -> Outp
     run_in(dir, flags.iter().map(OsStr::new).chain(names), None)
 }
 
-/// Runs the command in `dir` as the user `nobody`, by setpriv (util-linux),
-/// for what root may always read.
-pub fn run_as_nobody(dir: &Path, args: &[&str]) -> Output {
+/// Runs the command in `dir` where what has no permission is refused: as
+/// this user when it is (`refused`), else (root, which reads anything) as
+/// the user `nobody`, by setpriv (util-linux).
+pub fn run_refused(dir: &Path, args: &[&str], refused: bool) -> Output {
+    if refused {
+        return run_in(dir, args, None);
+    }
     require("setpriv");
     Command::new("setpriv")
         .args(SETPRIV_NOBODY)
