@@ -2,6 +2,7 @@
 // wrapper of the wasm side's parseChecksumLine and formatChecksumLine (bindings/src/lines.rs,
 // which are sha1dcsum's own code). The checker page and the package's command use them too.
 import { describe, toInput } from './input.mjs';
+import { hex } from './result.mjs';
 
 const STYLES = ['text', 'binary', 'tag'];
 const FORMAT_OPTIONS = ['style', 'zero'];
@@ -12,12 +13,6 @@ const encoder = new TextEncoder();
 function bytes(x, where) {
   const input = toInput(x, where);
   return typeof input === 'string' ? encoder.encode(input) : input;
-}
-
-function hex(b, start) {
-  let s = '';
-  for (let i = start; i < start + 20; i++) s += b[i].toString(16).padStart(2, '0');
-  return s;
 }
 
 /** parseChecksumLine and formatChecksumLine over the raw exports; `ensureReady(where)` throws before init(). */

@@ -11,7 +11,8 @@ export const RESULT_LEN = 72;
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-function hex(bytes, start) {
+/** The 20 bytes of `bytes` from `start`, as 40 lowercase hex digits. */
+export function hex(bytes, start) {
   let s = '';
   for (let i = start; i < start + 20; i++) s += HEX[bytes[i]];
   return s;
