@@ -125,7 +125,7 @@ test('the inlined entry: ready on import (no init), the same API, init() and ini
     m.initSync(new Uint8Array(0));
     console.log(before, m.createHasher().update('abc').digest('hex'), m.backend(), Object.keys(m).sort().join());
   `);
-  assert.equal(out, `${ABC} ${ABC} simd128 backend,createFilter,createHasher,hashStream,init,initSync,sha1dc,sha1dcMany`);
+  assert.equal(out, `${ABC} ${ABC} simd128 backend,createFilter,createHasher,formatChecksumLine,hashStream,init,initSync,parseChecksumLine,sha1dc,sha1dcMany`);
 });
 
 test('a worker thread (the Web Worker pattern): Node entry and browser entry', async () => {
