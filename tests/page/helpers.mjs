@@ -142,8 +142,13 @@ export async function waitAllDone(page, timeout = 60_000) {
   );
 }
 
-/** Drops files on the drop zone with a real DataTransfer, as a person dragging them would. */
+/**
+ * Drops files on the drop zone with a real DataTransfer, as a person dragging them would, and
+ * waits for their rows (the page reads a drop asynchronously: a wait for every row to be done
+ * could otherwise end before the new ones are there).
+ */
 export async function dropFiles(page, files) {
+  const before = await page.locator('#results .file').count();
   const payload = files.map(({ name, bytes }) => ({ name, b64: Buffer.from(bytes).toString('base64') }));
   const dataTransfer = await page.evaluateHandle((list) => {
     const dt = new DataTransfer();
@@ -159,6 +164,7 @@ export async function dropFiles(page, files) {
     await page.dispatchEvent('#dropzone', type, { dataTransfer });
   }
   await dataTransfer.dispose();
+  await page.waitForFunction((n) => document.querySelectorAll('#results .file').length >= n, before + files.length);
 }
 
 /**
