@@ -2,7 +2,8 @@
 # Fails when modules depend on each other in a cycle, in each of:
 # - the Rust crates' top-level modules: the library (src/*.rs and src/*/, not
 #   src/bin), sha1dcsum's library (sha1dcsum/src) and its command
-#   (sha1dcsum/src/bin/sha1dcsum), the wasm bindings and the C library.
+#   (sha1dcsum/src/bin/sha1dcsum), the wasm bindings, the C library and
+#   the git repository verifier (gitverify/src) and its command.
 #   Module A depends on B when code of A (comments and `#[cfg(test)] mod
 #   tests` left out) names `crate::B`, or an item the crate root re-exports
 #   from B (`pub use B::...` in lib.rs); items the root itself defines (the
@@ -27,6 +28,8 @@ CRATES = [
     ("sha1dcsum (command)", "sha1dcsum/src/bin/sha1dcsum", "main.rs", set()),
     ("bindings", "bindings/src", "lib.rs", set()),
     ("capi", "capi/src", "lib.rs", set()),
+    ("gitverify", "gitverify/src", "lib.rs", {"bin"}),
+    ("git-sha1dc (command)", "gitverify/src/bin/git-sha1dc", "main.rs", set()),
 ]
 # (graph, directories whose modules it holds, file suffixes)
 JS = [
