@@ -1,11 +1,12 @@
 //! What a `SHA1_CTX` is to C (the reference's struct, for its size and
 //! alignment) and what this library keeps in it (a [`Context`]).
 
-use std::mem::{ManuallyDrop, align_of, needs_drop, size_of};
-use std::os::raw::c_int;
-use std::ptr;
+use core::mem::{ManuallyDrop, align_of, needs_drop, size_of};
+use core::ptr;
 
 use sha1dc_wasm::{CollisionBlock, Hasher, Outcome};
+
+use crate::c_int;
 
 /// `collision_block_callback`: the byte offset of the block, the two input
 /// chaining values (5 words each) and the two expanded messages (80 words
