@@ -33,9 +33,11 @@ mod ext;
 // In the test harness, std's.
 #[cfg(not(test))]
 mod panic;
+mod raw;
 
 pub use context::{CollisionBlockCallback, Sha1Ctx};
 pub use ext::{SHA1DCHash, SHA1DCHashMany, SHA1DCInitWithOptions};
+pub use raw::{DvInfo, sha1_compression_states, sha1_dvs, ubc_check};
 
 use context::Context;
 
