@@ -83,7 +83,10 @@ mod tests {
     #[test]
     fn the_table_is_the_engines() {
         let dv = dv(27);
-        assert_eq!((dv.dv_type, dv.k, dv.b, dv.test_step, dv.mask_bit), (2, 52, 0, 65, 27));
+        assert_eq!(
+            (dv.dv_type, dv.k, dv.b, dv.test_step, dv.mask_bit),
+            (2, 52, 0, 65, 27)
+        );
         assert_eq!(dv.dm, DVS[27].dm);
     }
 

@@ -86,6 +86,18 @@ impl Context {
         unsafe { ptr::write(ctx.cast::<Context>(), context) };
     }
 
+    /// [`init`](Context::init) with the defaults, for a context used
+    /// without `SHA1DCInit`: out of line, as that is rare.
+    ///
+    /// # Safety
+    /// As [`init`](Context::init), `ctx` not NULL.
+    #[cold]
+    #[inline(never)]
+    unsafe fn init_default(ctx: *mut Sha1Ctx) {
+        // SAFETY: as this function's contract.
+        unsafe { Context::init(ctx, Hasher::new()) };
+    }
+
     /// `f` on the context in `ctx`, which is initialised with the defaults
     /// first if it never was; `None` for NULL.
     ///
@@ -103,7 +115,7 @@ impl Context {
         // SAFETY: a readable, aligned SHA1_CTX; any bytes are a valid u64.
         if unsafe { ptr::addr_of!((*context).tag).read() } != TAG {
             // SAFETY: as this function's contract.
-            unsafe { Context::init(ctx, Hasher::new()) };
+            unsafe { Context::init_default(ctx) };
         }
         // SAFETY: tagged, so written by `init` (or copied from one that was).
         Some(f(unsafe { &mut *context }))

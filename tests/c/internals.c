@@ -23,19 +23,6 @@ static unsigned char *input(const char *name, size_t *len)
 	return read_file(strncmp(name, "ctrl-", 5) ? data_dir : ctrl_dir, name, len);
 }
 
-/* The `n` hex words of `s` into `out`; returns where it stopped. */
-static char *read_words(const char *s, uint32_t *out, int n)
-{
-	char *p = (char *)s;
-	int i;
-	for (i = 0; i < n; i++) {
-		out[i] = (uint32_t)strtoul(p, &p, 16);
-		if (*p == ',')
-			p++;
-	}
-	return p;
-}
-
 /* sha1_dvs: DV_TABLE.tsv's 32 rows in order, then dvType 0. */
 static void check_table(void)
 {

@@ -99,8 +99,14 @@ echo "$(echo "$exported" | wc -w) symbols, soname libsha1detectcoll.so.1, needs 
 say "the headers as C90 (-pedantic -Werror) and C++, the C++ program also with -static"
 # shellcheck disable=SC2086 # the flags are lists
 gcc -std=c90 -pedantic -Werror -Wall -Wextra $cflags -o "$work/h90" tests/c/header_c90.c $dynamic
+# Not position-independent: the program's copy of sha1_dvs (a copy
+# relocation) has the size of the library's, as with the reference.
 # shellcheck disable=SC2086
-g++ -std=c++11 -pedantic -Werror -Wall -Wextra $cflags -o "$work/hxx" tests/c/header_cxx.cpp $dynamic
+g++ -std=c++11 -pedantic -Werror -Wall -Wextra -no-pie $cflags -o "$work/hxx" tests/c/header_cxx.cpp $dynamic
+if [ "$(uname -m)" = x86_64 ]; then
+  readelf -rW "$work/hxx" | grep -q 'R_X86_64_COPY .* sha1_dvs' ||
+    { echo "the C++ program has no copy of sha1_dvs" >&2; exit 1; }
+fi
 # shellcheck disable=SC2086
 g++ -std=c++11 -Wall -Wextra -Werror $cflags -o "$work/hxx-static" tests/c/header_cxx.cpp $static
 "$work/h90"

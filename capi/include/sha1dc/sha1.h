@@ -52,7 +52,7 @@
  *       (SHA1DCFinal returns 0); SHA1DCFinal with a NULL output writes
  *       nothing and still returns the flag; SHA1DCUpdate ignores NULL data
  *       with a non-zero length.
- *     - sha1_compression_states() fills all 80 states (the reference those
+ *     - sha1_compression_states() fills all 80 states (the reference only those
  *       its build selects: 58 and 65), each in the reference's order.
  *
  * INTERNALS
