@@ -11,9 +11,9 @@
 #  - the symbols: this library's are the reference's and the extensions of
 #    <sha1dc/sha1dc_ext.h>, nothing else;
 #  - the reference's sha1dcsum linked statically against this library (with
-#    -static and the flags of pkg-config --static, and with libc shared) on
-#    the known answers, its size against the same link of the reference's
-#    own library (the sizes capi/README.md quotes).
+#    -static and the flags of pkg-config --static; with libc shared, also
+#    with -Wl,--gc-sections) on the known answers, its size against the same
+#    link of the reference's own library (the sizes capi/README.md quotes).
 #   scripts/c-dropin.sh REFERENCE_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -97,7 +97,10 @@ gcc -static -o "$work/static/ref-static" "$work/static/main.o" -L"$work/ref-stat
 # The library's archive, libc shared.
 gcc -o "$work/static/ours-archive" "$work/static/main.o" "$work/ours/lib/libsha1detectcoll.a"
 gcc -o "$work/static/ref-archive" "$work/static/main.o" "$work/ref-static/libsha1detectcoll.a"
-for b in ours-static ours-archive; do
+# The same, the linker dropping what the program does not call.
+gcc -Wl,--gc-sections -o "$work/static/ours-gc" "$work/static/main.o" "$work/ours/lib/libsha1detectcoll.a"
+gcc -Wl,--gc-sections -o "$work/static/ref-gc" "$work/static/main.o" "$work/ref-static/libsha1detectcoll.a"
+for b in ours-static ours-archive ours-gc; do
   readelf -d "$work/static/$b" 2>/dev/null | grep -q 'NEEDED.*sha1detectcoll' &&
     { echo "FAILED: $b loads the shared library" >&2; exit 1; }
   for f in shattered-1.pdf sha1_reducedsha_coll.bin; do
@@ -110,4 +113,5 @@ ratio() { awk -v a="$(size "$1")" -v b="$(size "$2")" 'BEGIN { printf "%.2f", a 
 echo "ok: the same output as linked against the reference's shared library"
 echo "sha1dcsum with -static:        $(size "$work/static/ours-static") bytes against this library, $(size "$work/static/ref-static") against the reference ($(ratio "$work/static/ours-static" "$work/static/ref-static")x)"
 echo "sha1dcsum with the archive:    $(size "$work/static/ours-archive") bytes against this library, $(size "$work/static/ref-archive") against the reference ($(ratio "$work/static/ours-archive" "$work/static/ref-archive")x)"
+echo "the same, -Wl,--gc-sections: $(size "$work/static/ours-gc") bytes against this library, $(size "$work/static/ref-gc") against the reference ($(ratio "$work/static/ours-gc" "$work/static/ref-gc")x)"
 echo "this library: libsha1detectcoll.a $(size "$work/ours/lib/libsha1detectcoll.a") bytes, libsha1detectcoll.so.1.0.0 $(size "$work/ours/lib/libsha1detectcoll.so.1.0.0") ($(rustc -V))"

@@ -113,7 +113,7 @@ git ls-files -z --cached --others --exclude-standard |
 (
   cd "$checkout"
   mkdir -p capi/.cargo
-  (cd capi && cargo vendor --quiet --locked vendor >.cargo/config.toml)
+  (cd capi && cargo vendor --locked vendor >.cargo/config.toml)
   CARGO_NET_OFFLINE=true RUSTUP_TOOLCHAIN=$msrv scripts/install-c.sh "$work/prefix"
 )
 for f in capi/Cargo.toml capi/Cargo.lock Cargo.toml; do
@@ -121,9 +121,9 @@ for f in capi/Cargo.toml capi/Cargo.lock Cargo.toml; do
 done
 say "Rust $msrv: the C library's unit tests, then its C tests against what it installed"
 (cd "$checkout/capi" && RUSTUP_TOOLCHAIN=$msrv cargo test --quiet --locked --offline)
-# Its standard library's source paths name the compiler's commit.
+# The source path of its `core` names the compiler's commit.
 commit=$(rustc "+$msrv" -vV | sed -n 's/^commit-hash: //p')
-grep -q "/rustc/$commit/" "$work/prefix/lib/libsha1detectcoll.so.1.0.0" ||
+grep -aq "/rustc/$commit" "$work/prefix/lib/libsha1detectcoll.so.1.0.0" ||
   { echo "the installed library was not built by Rust $msrv" >&2; exit 1; }
 tests/c/run.sh --installed "$work/prefix"
 say "Rust $msrv: green"
