@@ -104,6 +104,12 @@ out=${CARGO_TARGET_DIR:-$root/capi/target}/${CARGO_BUILD_TARGET:+$CARGO_BUILD_TA
 case "$debug" in split | keep) export CARGO_PROFILE_RELEASE_DEBUG=true ;; esac
 say "cargo build --release --locked (capi/)"
 (cd capi && cargo build --quiet --release --locked)
+# A profile without LTO (CARGO_PROFILE_RELEASE_LTO=false, say) links the
+# precompiled `core`, which needs an unwinder's personality routine.
+if nm -D --undefined-only "$out/libsha1detectcoll.so" | grep -q rust_eh_personality; then
+  echo "install-c.sh: built without LTO, the library needs rust_eh_personality (capi/Cargo.toml)" >&2
+  exit 1
+fi
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' capi/Cargo.toml | head -n1)
 
 say "install into $destdir$prefix"
