@@ -106,7 +106,7 @@ say "cargo build --release --locked (capi/)"
 (cd capi && cargo build --quiet --release --locked)
 # A profile without LTO (CARGO_PROFILE_RELEASE_LTO=false, say) links the
 # precompiled `core`, which needs an unwinder's personality routine.
-if nm -D --undefined-only "$out/libsha1detectcoll.so" | grep -q rust_eh_personality; then
+if nm -D --undefined-only "$out/libsha1detectcoll.so" | grep rust_eh_personality >/dev/null; then
   echo "install-c.sh: built without LTO, the library needs rust_eh_personality (capi/Cargo.toml)" >&2
   exit 1
 fi

@@ -31,12 +31,12 @@ NEWER_TESTS=(differential rustcrypto dependents)
 
 msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
 toolchain=$msrv-$(rustc -vV | sed -n 's/^host: //p')
-rustup toolchain list | grep -q "^$toolchain" || {
+rustup toolchain list | grep "^$toolchain" >/dev/null || {
   say "rustup toolchain install $msrv"
   rustup toolchain install "$msrv" --profile minimal
 }
 for target in aarch64-unknown-linux-gnu wasm32-unknown-unknown; do
-  rustup target list --toolchain "$msrv" --installed | grep -qx "$target" ||
+  rustup target list --toolchain "$msrv" --installed | grep -x "$target" >/dev/null ||
     rustup target add --toolchain "$msrv" "$target"
 done
 
