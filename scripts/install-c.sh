@@ -1,43 +1,138 @@
 #!/usr/bin/env bash
-# Builds and installs the C library: libsha1detectcoll.so (soname
-# libsha1detectcoll.so.1) and libsha1detectcoll.a in PREFIX/lib, the headers
-# sha1dc/sha1.h and sha1dc/sha1dc_ext.h in PREFIX/include, and
-# sha1detectcoll.pc in PREFIX/lib/pkgconfig; then
-#   cc prog.c $(PKG_CONFIG_PATH=PREFIX/lib/pkgconfig pkg-config --cflags --libs sha1detectcoll)
-#   scripts/install-c.sh PREFIX     (e.g. /usr/local, or $HOME/.local)
+# Builds and installs the C library (capi/, with Rust 1.63 or later):
+#   LIBDIR/libsha1detectcoll.so.1.0.0 (+ .so.1, the soname, and .so),
+#   LIBDIR/libsha1detectcoll.a, LIBDIR/pkgconfig/sha1detectcoll.pc and
+#   INCLUDEDIR/sha1dc/{sha1.h,sha1dc_ext.h,ubc_check.h}; then
+#   cc prog.c $(PKG_CONFIG_PATH=LIBDIR/pkgconfig pkg-config --cflags --libs sha1detectcoll)
+#
+#   scripts/install-c.sh [OPTIONS] PREFIX        (e.g. /usr/local, or $HOME/.local)
+#   --prefix=PREFIX     the same as the argument
+#   --libdir=DIR        default lib; relative to PREFIX or absolute
+#                       (lib64, lib/x86_64-linux-gnu, ...)
+#   --includedir=DIR    default include; relative to PREFIX or absolute
+#   --strip             the .so without its symbol table, the .a without
+#                       debug info (the default installs them as built:
+#                       symbols, no debug info)
+#   --split-debug       build with debug info; install the .so stripped and
+#                       its debug info as LIBDIR/.debug/libsha1detectcoll.so.1.0.0.debug
+#                       (named by its .gnu_debuglink, where gdb looks)
+#   --keep-debug        build with debug info and install it in place, for a
+#                       packaging tool that splits it itself
+#   --uninstall         remove what the same arguments install (builds nothing)
+#   -h, --help          this text
+# DESTDIR (from the environment, as with make install) stages the files under
+# DESTDIR/PREFIX; the .pc names PREFIX and LIBDIR as given. The build runs in
+# capi/ (its own workspace, Cargo.lock as it is: --locked), so that
+# capi/.cargo/config.toml applies: vendored sources, for one
+# (capi/README.md). CARGO_TARGET_DIR and CARGO_BUILD_TARGET are honoured.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-path_arg "$@"
-mkdir -p "$1"
-prefix=$(cd "$1" && pwd)
+prefix= libdir=lib includedir=include debug=none uninstall=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h | --help) usage; exit 0 ;;
+    --prefix=* | --libdir=* | --includedir=*)
+      name=${1%%=*} value=${1#*=}
+      case "$name" in
+        --prefix) prefix=$value ;;
+        --libdir) libdir=$value ;;
+        --includedir) includedir=$value ;;
+      esac ;;
+    --prefix | --libdir | --includedir)
+      [ $# -ge 2 ] || { echo "install-c.sh: $1 needs a value" >&2; exit 2; }
+      set -- "$1=$2" "${@:3}"
+      continue ;;
+    --strip) debug=strip ;;
+    --split-debug) debug=split ;;
+    --keep-debug) debug=keep ;;
+    --uninstall) uninstall=1 ;;
+    -*) echo "install-c.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    *)
+      [ -z "$prefix" ] || { echo "install-c.sh: one PREFIX only" >&2; exit 2; }
+      prefix=$1 ;;
+  esac
+  shift
+done
+[ -n "$prefix" ] || { usage >&2; exit 2; }
+destdir=${DESTDIR:-}
+if [ -n "$destdir" ]; then
+  case "$prefix" in
+    /*) ;;
+    *) echo "install-c.sh: with DESTDIR, PREFIX must be absolute (not $prefix)" >&2; exit 2 ;;
+  esac
+elif [ "$uninstall" = 0 ]; then
+  mkdir -p "$prefix"
+  prefix=$(cd "$prefix" && pwd)
+else
+  prefix=$(realpath -m "$prefix")
+fi
+prefix=${prefix%/}
+# DIR under PREFIX, or absolute; in the .pc, relative to ${prefix} when under it.
+under_prefix() { case "$1" in /*) echo "${1%/}" ;; *) echo "$prefix/${1%/}" ;; esac; }
+in_pc() { case "$1" in "$prefix"/*) echo "\${prefix}${1#"$prefix"}" ;; *) echo "$1" ;; esac; }
+libdir=$(under_prefix "$libdir")
+includedir=$(under_prefix "$includedir")
+lib=$destdir$libdir
+inc=$destdir$includedir/sha1dc
 
-say "cargo rustc --release -p sha1dc-wasm-capi"
-# The build, which also prints what a static link needs besides the archive
-# (nothing when the build was already fresh: then built again).
-build() {
-  local log status=0
-  log=$(mktemp)
-  cargo rustc --quiet --release -p sha1dc-wasm-capi --lib -- --print native-static-libs >"$log" 2>&1 || status=$?
-  [ "$status" = 0 ] || cat "$log" >&2
-  sed -n 's/.*native-static-libs: //p' "$log" | tail -n1
-  rm -f "$log"
-  return "$status"
-}
-libs_private=$(build)
-[ -n "$libs_private" ] || { touch capi/src/lib.rs; libs_private=$(build); }
+so=libsha1detectcoll.so.1.0.0
+headers=(sha1.h sha1dc_ext.h ubc_check.h)
+installed=(
+  "$lib/$so" "$lib/libsha1detectcoll.so.1" "$lib/libsha1detectcoll.so" "$lib/libsha1detectcoll.a"
+  "$lib/pkgconfig/sha1detectcoll.pc" "$lib/.debug/$so.debug" "${headers[@]/#/$inc/}"
+)
+
+if [ "$uninstall" = 1 ]; then
+  say "uninstall from $destdir$prefix"
+  rm -f "${installed[@]}"
+  # The directories left empty, up to PREFIX (which stays).
+  for dir in "$inc" "$lib/.debug" "$lib/pkgconfig"; do
+    while [ "$dir" != "$destdir$prefix" ] && [ "${dir#"$destdir$prefix"/}" != "$dir" ] &&
+      rmdir "$dir" 2>/dev/null; do
+      dir=$(dirname "$dir")
+    done
+  done
+  echo "removed: ${installed[*]}"
+  exit 0
+fi
+
+# Relative to the current directory, not capi/, where cargo runs.
+[ -z "${CARGO_TARGET_DIR:-}" ] || export CARGO_TARGET_DIR=$(realpath -m "$CARGO_TARGET_DIR")
+out=${CARGO_TARGET_DIR:-$root/capi/target}/${CARGO_BUILD_TARGET:+$CARGO_BUILD_TARGET/}release
+# Debug info (full) for the two modes that keep it, by Cargo's environment.
+case "$debug" in split | keep) export CARGO_PROFILE_RELEASE_DEBUG=true ;; esac
+say "cargo build --release --locked (capi/)"
+(cd capi && cargo build --quiet --release --locked)
+# A profile without LTO (CARGO_PROFILE_RELEASE_LTO=false, say) links the
+# precompiled `core`, which needs an unwinder's personality routine.
+if nm -D --undefined-only "$out/libsha1detectcoll.so" | grep rust_eh_personality >/dev/null; then
+  echo "install-c.sh: built without LTO, the library needs rust_eh_personality (capi/Cargo.toml)" >&2
+  exit 1
+fi
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' capi/Cargo.toml | head -n1)
 
-out=${CARGO_TARGET_DIR:-target}/release
-lib="$prefix/lib"
-say "install into $prefix"
-install -d "$lib/pkgconfig" "$prefix/include/sha1dc"
+say "install into $destdir$prefix"
+install -d "$lib/pkgconfig" "$inc"
 # The reference's libtool version 1:0:0: the file .so.1.0.0, the soname .so.1.
-install -m 755 "$out/libsha1detectcoll.so" "$lib/libsha1detectcoll.so.1.0.0"
-ln -sf libsha1detectcoll.so.1.0.0 "$lib/libsha1detectcoll.so.1"
-ln -sf libsha1detectcoll.so.1 "$lib/libsha1detectcoll.so"
+install -m 755 "$out/libsha1detectcoll.so" "$lib/$so"
 install -m 644 "$out/libsha1detectcoll.a" "$lib/libsha1detectcoll.a"
-install -m 644 capi/include/sha1dc/sha1.h capi/include/sha1dc/sha1dc_ext.h "$prefix/include/sha1dc/"
-sed -e "s|@PREFIX@|$prefix|" -e "s|@VERSION@|$version|" -e "s|@LIBS_PRIVATE@|$libs_private|" \
+case "$debug" in
+  strip)
+    strip --strip-unneeded "$lib/$so"
+    strip --strip-debug "$lib/libsha1detectcoll.a" ;;
+  split)
+    install -d "$lib/.debug"
+    objcopy --only-keep-debug "$lib/$so" "$lib/.debug/$so.debug"
+    chmod 644 "$lib/.debug/$so.debug"
+    strip --strip-unneeded "$lib/$so"
+    (cd "$lib" && objcopy --add-gnu-debuglink=".debug/$so.debug" "$so")
+    strip --strip-debug "$lib/libsha1detectcoll.a" ;;
+esac
+ln -sf "$so" "$lib/libsha1detectcoll.so.1"
+ln -sf libsha1detectcoll.so.1 "$lib/libsha1detectcoll.so"
+install -m 644 "${headers[@]/#/capi/include/sha1dc/}" "$inc/"
+sed -e "s|@PREFIX@|$prefix|" -e "s|@LIBDIR@|$(in_pc "$libdir")|" \
+  -e "s|@INCLUDEDIR@|$(in_pc "$includedir")|" -e "s|@VERSION@|$version|" \
   capi/sha1detectcoll.pc.in >"$lib/pkgconfig/sha1detectcoll.pc"
-echo "installed: $lib/libsha1detectcoll.so.1.0.0, .a, $prefix/include/sha1dc/, $lib/pkgconfig/sha1detectcoll.pc"
+for f in "${installed[@]}"; do [ ! -e "$f" ] || echo "installed: $f"; done

@@ -72,6 +72,10 @@ mod object;
 mod outcome;
 #[cfg(feature = "std")]
 mod parallel;
+/// For the C library: the reference's exported internals (DV table,
+/// filter, compression with its states). Not part of the API.
+#[doc(hidden)]
+pub mod raw;
 mod record;
 #[cfg(feature = "digest")]
 mod rustcrypto;

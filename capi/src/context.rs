@@ -1,11 +1,12 @@
 //! What a `SHA1_CTX` is to C (the reference's struct, for its size and
 //! alignment) and what this library keeps in it (a [`Context`]).
 
-use std::mem::{ManuallyDrop, align_of, needs_drop, size_of};
-use std::os::raw::c_int;
-use std::ptr;
+use core::mem::{ManuallyDrop, align_of, needs_drop, size_of};
+use core::ptr;
 
 use sha1dc_wasm::{CollisionBlock, Hasher, Outcome};
+
+use crate::c_int;
 
 /// `collision_block_callback`: the byte offset of the block, the two input
 /// chaining values (5 words each) and the two expanded messages (80 words
@@ -85,6 +86,18 @@ impl Context {
         unsafe { ptr::write(ctx.cast::<Context>(), context) };
     }
 
+    /// [`init`](Context::init) with the defaults, for a context used
+    /// without `SHA1DCInit`: out of line, as that is rare.
+    ///
+    /// # Safety
+    /// As [`init`](Context::init), `ctx` not NULL.
+    #[cold]
+    #[inline(never)]
+    unsafe fn init_default(ctx: *mut Sha1Ctx) {
+        // SAFETY: as this function's contract.
+        unsafe { Context::init(ctx, Hasher::new()) };
+    }
+
     /// `f` on the context in `ctx`, which is initialised with the defaults
     /// first if it never was; `None` for NULL.
     ///
@@ -102,7 +115,7 @@ impl Context {
         // SAFETY: a readable, aligned SHA1_CTX; any bytes are a valid u64.
         if unsafe { ptr::addr_of!((*context).tag).read() } != TAG {
             // SAFETY: as this function's contract.
-            unsafe { Context::init(ctx, Hasher::new()) };
+            unsafe { Context::init_default(ctx) };
         }
         // SAFETY: tagged, so written by `init` (or copied from one that was).
         Some(f(unsafe { &mut *context }))

@@ -2,12 +2,12 @@
 //! context initialised with options in one call, one-shot hashing, and the
 //! batch (many messages, one per vector lane).
 
-use std::os::raw::{c_int, c_uint, c_void};
+use core::ffi::c_void;
 
 use sha1dc_wasm::{Builder, Hasher, Outcome};
 
 use crate::context::{Context, Sha1Ctx};
-use crate::{bytes, no_unwind, write_digest};
+use crate::{bytes, c_int, c_uint, write_digest};
 
 /// `SHA1DC_OPT_NO_SAFE_HASH`: the plain SHA-1 even for a detected collision.
 const NO_SAFE_HASH: c_uint = 1;
@@ -40,13 +40,11 @@ fn builder(options: c_uint) -> Option<Builder> {
 /// `ctx` is NULL or points to a writable `SHA1_CTX`.
 #[no_mangle]
 pub unsafe extern "C" fn SHA1DCInitWithOptions(ctx: *mut Sha1Ctx, options: c_uint) -> c_int {
-    no_unwind(|| {
-        let builder = builder(options);
-        let hasher = builder.unwrap_or_default().build();
-        // SAFETY: NULL or a writable SHA1_CTX.
-        unsafe { Context::init(ctx, hasher) };
-        if builder.is_some() { 0 } else { -1 }
-    })
+    let builder = builder(options);
+    let hasher = builder.unwrap_or_default().build();
+    // SAFETY: NULL or a writable SHA1_CTX.
+    unsafe { Context::init(ctx, hasher) };
+    if builder.is_some() { 0 } else { -1 }
 }
 
 /// The digest of the `len` bytes at `data` into `out`: 1 when a collision
@@ -63,19 +61,17 @@ pub unsafe extern "C" fn SHA1DCHash(
     len: usize,
     options: c_uint,
 ) -> c_int {
-    no_unwind(|| {
-        // SAFETY: NULL or `len` readable bytes.
-        let data = unsafe { bytes(data.cast(), len) };
-        match (builder(options), data) {
-            (Some(builder), Some(data)) if !out.is_null() => {
-                let outcome = builder.hash(data);
-                // SAFETY: 20 writable bytes.
-                unsafe { write_digest(out, &outcome) };
-                c_int::from(outcome.collision().is_some())
-            }
-            _ => -1,
+    // SAFETY: NULL or `len` readable bytes.
+    let data = unsafe { bytes(data.cast(), len) };
+    match (builder(options), data) {
+        (Some(builder), Some(data)) if !out.is_null() => {
+            let outcome = builder.hash(data);
+            // SAFETY: 20 writable bytes.
+            unsafe { write_digest(out, &outcome) };
+            c_int::from(outcome.collision().is_some())
         }
-    })
+        _ => -1,
+    }
 }
 
 /// Messages per call of the batch: their slices and outcomes live on the
@@ -100,55 +96,53 @@ pub unsafe extern "C" fn SHA1DCHashMany(
     count: usize,
     options: c_uint,
 ) -> c_int {
-    no_unwind(|| {
-        let builder = match builder(options) {
-            Some(builder) => builder,
-            None => return -1,
-        };
-        if count == 0 {
-            return 0;
+    let builder = match builder(options) {
+        Some(builder) => builder,
+        None => return -1,
+    };
+    if count == 0 {
+        return 0;
+    }
+    if out.is_null() || data.is_null() || lens.is_null() {
+        return -1;
+    }
+    // SAFETY: `count` entries each, by the contract.
+    let (data, lens) = unsafe {
+        (
+            core::slice::from_raw_parts(data, count),
+            core::slice::from_raw_parts(lens, count),
+        )
+    };
+    if data.iter().zip(lens).any(|(d, &n)| d.is_null() && n > 0) {
+        return -1;
+    }
+    let mut any = false;
+    let mut messages: [&[u8]; CHUNK] = [&[]; CHUNK];
+    let mut outcomes = [Outcome::default(); CHUNK];
+    for start in (0..count).step_by(CHUNK) {
+        let n = CHUNK.min(count - start);
+        for (i, m) in messages[..n].iter_mut().enumerate() {
+            // SAFETY: NULL only with length 0 (checked above), else
+            // `lens[i]` readable bytes.
+            *m = unsafe { bytes(data[start + i].cast(), lens[start + i]) }.unwrap_or(&[]);
         }
-        if out.is_null() || data.is_null() || lens.is_null() {
+        if builder
+            .hash_many_into(&messages[..n], &mut outcomes[..n])
+            .is_err()
+        {
             return -1;
         }
-        // SAFETY: `count` entries each, by the contract.
-        let (data, lens) = unsafe {
-            (
-                std::slice::from_raw_parts(data, count),
-                std::slice::from_raw_parts(lens, count),
-            )
-        };
-        if data.iter().zip(lens).any(|(d, &n)| d.is_null() && n > 0) {
-            return -1;
-        }
-        let mut any = false;
-        let mut messages: [&[u8]; CHUNK] = [&[]; CHUNK];
-        let mut outcomes = [Outcome::default(); CHUNK];
-        for start in (0..count).step_by(CHUNK) {
-            let n = CHUNK.min(count - start);
-            for (i, m) in messages[..n].iter_mut().enumerate() {
-                // SAFETY: NULL only with length 0 (checked above), else
-                // `lens[i]` readable bytes.
-                *m = unsafe { bytes(data[start + i].cast(), lens[start + i]) }.unwrap_or(&[]);
-            }
-            if builder
-                .hash_many_into(&messages[..n], &mut outcomes[..n])
-                .is_err()
-            {
-                return -1;
-            }
-            for (i, outcome) in outcomes[..n].iter().enumerate() {
-                let collided = outcome.collision().is_some();
-                any |= collided;
-                // SAFETY: `count` digests; `count` ints unless NULL.
-                unsafe {
-                    out.add(start + i).write(outcome.digest().to_bytes());
-                    if !collisions.is_null() {
-                        collisions.add(start + i).write(c_int::from(collided));
-                    }
+        for (i, outcome) in outcomes[..n].iter().enumerate() {
+            let collided = outcome.collision().is_some();
+            any |= collided;
+            // SAFETY: `count` digests; `count` ints unless NULL.
+            unsafe {
+                out.add(start + i).write(outcome.digest().to_bytes());
+                if !collisions.is_null() {
+                    collisions.add(start + i).write(c_int::from(collided));
                 }
             }
         }
-        c_int::from(any)
-    })
+    }
+    c_int::from(any)
 }

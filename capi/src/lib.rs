@@ -9,9 +9,12 @@
 //!   so the C compiler of every target gives it the reference's size and
 //!   alignment; this library keeps a `Context` (a plain-value `Hasher`)
 //!   inside it, checked at compile time to fit;
-//! - no call unwinds into C: each entry point runs under `no_unwind`,
-//!   which aborts the process should the Rust code ever panic (a hash
-//!   library has no right answer to give after an internal error);
+//! - it links like a C library: `no_std`, no allocation, nothing from the
+//!   C library but `abort` and the `mem*` functions the compiler calls;
+//! - no call unwinds into C: built with `panic = "abort"` (checked below),
+//!   its own panic handler aborts the process (a hash library has no right
+//!   answer to give after an internal error), so there is no unwinder, no
+//!   landing pad and no personality routine to link;
 //! - NULL pointers the reference would crash on are caught where that is
 //!   one comparison.
 //!
@@ -19,34 +22,29 @@
 //! taken at the word of the C API (a `SHA1_CTX` initialised by this
 //! library or zeroed, buffers of the stated length); each block says which
 //! pointer it relies on.
+// The unit tests run in std's test harness.
+#![cfg_attr(not(test), no_std)]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 // The exported names are the reference's.
 #![allow(non_snake_case, non_camel_case_types)]
 
 mod context;
 mod ext;
+// In the test harness, std's.
+#[cfg(not(test))]
+mod panic;
+mod raw;
 
 pub use context::{CollisionBlockCallback, Sha1Ctx};
 pub use ext::{SHA1DCHash, SHA1DCHashMany, SHA1DCInitWithOptions};
-
-use std::os::raw::{c_char, c_int};
+pub use raw::{DvInfo, sha1_compression_states, sha1_dvs, ubc_check};
 
 use context::Context;
 
-/// Runs `f` and aborts the process if it panics: a panic must never unwind
-/// into C. Costs nothing when nothing panics (the guard is forgotten).
-fn no_unwind<R>(f: impl FnOnce() -> R) -> R {
-    struct AbortOnUnwind;
-    impl Drop for AbortOnUnwind {
-        fn drop(&mut self) {
-            std::process::abort();
-        }
-    }
-    let guard = AbortOnUnwind;
-    let out = f();
-    std::mem::forget(guard);
-    out
-}
+/// C's `int` and `unsigned int`: 32 bits on every target with a C library
+/// this one could stand in for (`core::ffi` names them from Rust 1.64).
+type c_int = i32;
+type c_uint = u32;
 
 /// The `len` bytes at `data`; an empty slice for length 0 (whatever the
 /// pointer, NULL included), `None` for NULL with a length.
@@ -60,7 +58,7 @@ unsafe fn bytes<'a>(data: *const u8, len: usize) -> Option<&'a [u8]> {
         None
     } else {
         // SAFETY: non-NULL, `len` readable bytes by the contract.
-        Some(unsafe { std::slice::from_raw_parts(data, len) })
+        Some(unsafe { core::slice::from_raw_parts(data, len) })
     }
 }
 
@@ -71,10 +69,8 @@ unsafe fn bytes<'a>(data: *const u8, len: usize) -> Option<&'a [u8]> {
 /// `ctx` is NULL or points to a writable `SHA1_CTX`.
 #[no_mangle]
 pub unsafe extern "C" fn SHA1DCInit(ctx: *mut Sha1Ctx) {
-    no_unwind(|| {
-        // SAFETY: NULL or a writable SHA1_CTX.
-        unsafe { Context::init(ctx, sha1dc_wasm::Hasher::new()) };
-    })
+    // SAFETY: NULL or a writable SHA1_CTX.
+    unsafe { Context::init(ctx, sha1dc_wasm::Hasher::new()) };
 }
 
 /// Safe hash on or off (default on): a detected collision block is
@@ -85,7 +81,7 @@ pub unsafe extern "C" fn SHA1DCInit(ctx: *mut Sha1Ctx) {
 #[no_mangle]
 pub unsafe extern "C" fn SHA1DCSetSafeHash(ctx: *mut Sha1Ctx, on: c_int) {
     // SAFETY: as the function's contract.
-    no_unwind(|| unsafe { Context::with(ctx, |c| c.hasher.set_safe_hash(on != 0)) });
+    unsafe { Context::with(ctx, |c| c.hasher.set_safe_hash(on != 0)) };
 }
 
 /// The unavoidable-bit-condition filter on or off (default on); the
@@ -96,7 +92,7 @@ pub unsafe extern "C" fn SHA1DCSetSafeHash(ctx: *mut Sha1Ctx, on: c_int) {
 #[no_mangle]
 pub unsafe extern "C" fn SHA1DCSetUseUBC(ctx: *mut Sha1Ctx, on: c_int) {
     // SAFETY: as the function's contract.
-    no_unwind(|| unsafe { Context::with(ctx, |c| c.hasher.set_use_filter(on != 0)) });
+    unsafe { Context::with(ctx, |c| c.hasher.set_use_filter(on != 0)) };
 }
 
 /// Collision detection on or off (default on); off, the hash is plain SHA-1.
@@ -106,7 +102,7 @@ pub unsafe extern "C" fn SHA1DCSetUseUBC(ctx: *mut Sha1Ctx, on: c_int) {
 #[no_mangle]
 pub unsafe extern "C" fn SHA1DCSetUseDetectColl(ctx: *mut Sha1Ctx, on: c_int) {
     // SAFETY: as the function's contract.
-    no_unwind(|| unsafe { Context::with(ctx, |c| c.hasher.set_detect_collisions(on != 0)) });
+    unsafe { Context::with(ctx, |c| c.hasher.set_detect_collisions(on != 0)) };
 }
 
 /// Reduced-round collision detection on or off (default off).
@@ -116,7 +112,7 @@ pub unsafe extern "C" fn SHA1DCSetUseDetectColl(ctx: *mut Sha1Ctx, on: c_int) {
 #[no_mangle]
 pub unsafe extern "C" fn SHA1DCSetDetectReducedRoundCollision(ctx: *mut Sha1Ctx, on: c_int) {
     // SAFETY: as the function's contract.
-    no_unwind(|| unsafe { Context::with(ctx, |c| c.hasher.set_reduced_round(on != 0)) });
+    unsafe { Context::with(ctx, |c| c.hasher.set_reduced_round(on != 0)) };
 }
 
 /// The function called for each block detected from now on (NULL: none).
@@ -129,7 +125,7 @@ pub unsafe extern "C" fn SHA1DCSetCallback(
     callback: Option<CollisionBlockCallback>,
 ) {
     // SAFETY: as the function's contract.
-    no_unwind(|| unsafe { Context::with(ctx, |c| c.set_callback(callback)) });
+    unsafe { Context::with(ctx, |c| c.set_callback(callback)) };
 }
 
 /// Adds `len` bytes at `data` to the message.
@@ -137,14 +133,12 @@ pub unsafe extern "C" fn SHA1DCSetCallback(
 /// # Safety
 /// As [`SHA1DCSetSafeHash`]; `data` is NULL or points to `len` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn SHA1DCUpdate(ctx: *mut Sha1Ctx, data: *const c_char, len: usize) {
-    no_unwind(|| {
-        // SAFETY: NULL or `len` readable bytes.
-        if let Some(data) = unsafe { bytes(data.cast(), len) } {
-            // SAFETY: as the function's contract.
-            unsafe { Context::with(ctx, |c| c.update(data)) };
-        }
-    })
+pub unsafe extern "C" fn SHA1DCUpdate(ctx: *mut Sha1Ctx, data: *const u8, len: usize) {
+    // SAFETY: NULL or `len` readable bytes.
+    if let Some(data) = unsafe { bytes(data, len) } {
+        // SAFETY: as the function's contract.
+        unsafe { Context::with(ctx, |c| c.update(data)) };
+    }
 }
 
 /// Writes the digest of the message so far to `out` (20 bytes) and returns
@@ -155,17 +149,15 @@ pub unsafe extern "C" fn SHA1DCUpdate(ctx: *mut Sha1Ctx, data: *const c_char, le
 /// As [`SHA1DCSetSafeHash`]; `out` is NULL or points to 20 writable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn SHA1DCFinal(out: *mut u8, ctx: *mut Sha1Ctx) -> c_int {
-    no_unwind(|| {
-        // SAFETY: as the function's contract.
-        match unsafe { Context::with(ctx, |c| c.finalize()) } {
-            Some(outcome) => {
-                // SAFETY: NULL or 20 writable bytes.
-                unsafe { write_digest(out, &outcome) };
-                c_int::from(outcome.collision().is_some())
-            }
-            None => 0,
+    // SAFETY: as the function's contract.
+    match unsafe { Context::with(ctx, |c| c.finalize()) } {
+        Some(outcome) => {
+            // SAFETY: NULL or 20 writable bytes.
+            unsafe { write_digest(out, &outcome) };
+            c_int::from(outcome.collision().is_some())
         }
-    })
+        None => 0,
+    }
 }
 
 /// Copies the digest of `outcome` to `out` unless it is NULL.
@@ -176,36 +168,6 @@ unsafe fn write_digest(out: *mut u8, outcome: &sha1dc_wasm::Outcome) {
     if !out.is_null() {
         let digest = outcome.digest().to_bytes();
         // SAFETY: 20 writable bytes by the contract; a local source.
-        unsafe { std::ptr::copy_nonoverlapping(digest.as_ptr(), out, digest.len()) };
-    }
-}
-
-#[cfg(all(test, unix))]
-mod tests {
-    use super::no_unwind;
-
-    /// Set in the child process that panics under the guard.
-    const CHILD: &str = "SHA1DC_CAPI_PANIC_CHILD";
-
-    #[test]
-    fn a_panic_aborts_the_process_instead_of_unwinding_into_c() {
-        if std::env::var_os(CHILD).is_some() {
-            no_unwind(|| panic!("a deliberate panic under the guard"));
-            return;
-        }
-        // Without the guard the harness would catch the panic: exit status 101.
-        let name = "tests::a_panic_aborts_the_process_instead_of_unwinding_into_c";
-        let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", name, "--test-threads=1"])
-            .env(CHILD, "1")
-            .output()
-            .unwrap();
-        use std::os::unix::process::ExitStatusExt;
-        assert_eq!(
-            out.status.signal(),
-            Some(6),
-            "SIGABRT, not {:?}",
-            out.status
-        );
+        unsafe { core::ptr::copy_nonoverlapping(digest.as_ptr(), out, digest.len()) };
     }
 }

@@ -75,6 +75,18 @@ static unsigned char *read_file(const char *dir, const char *name, size_t *len)
 	return buf;
 }
 
+/* The `n` hex words of `s`, separated by blanks or commas, into `out`. */
+static void read_words(const char *s, uint32_t *out, int n)
+{
+	char *p = (char *)s;
+	int i;
+	for (i = 0; i < n; i++) {
+		out[i] = (uint32_t)strtoul(p, &p, 16);
+		if (*p == ',')
+			p++;
+	}
+}
+
 static void to_hex(const unsigned char digest[20], char out[41])
 {
 	static const char digits[] = "0123456789abcdef";

@@ -6,6 +6,7 @@
 
 #include <sha1dc/sha1.h>
 #include <sha1dc/sha1dc_ext.h>
+#include <sha1dc/ubc_check.h>
 
 /* C90 has no static assertion: an array of negative size fails to compile. */
 #define STATIC_CHECK(name, cond) typedef char name[(cond) ? 1 : -1]
@@ -20,6 +21,22 @@ static void on_block(uint64_t offset, const uint32_t *ihv1, const uint32_t *ihv2
                      const uint32_t *m1, const uint32_t *m2)
 {
 	(void)offset; (void)ihv1; (void)ihv2; (void)m1; (void)m2;
+}
+
+/* The internals: the table's first DV is I(43,0); "abc" compressed from
+   the IV gives its SHA-1, and passes the filter of no DV. */
+static int internals(void)
+{
+	uint32_t ihv[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+	uint32_t m[16], w[80], states[80][5], mask[DVMASKSIZE];
+	unsigned char block[64] = {'a', 'b', 'c', 0x80};
+	block[63] = 24;
+	memcpy(m, block, sizeof m);
+	sha1_compression_states(ihv, m, w, states);
+	ubc_check(w, mask);
+	if (sha1_dvs[0].dvType != 1 || sha1_dvs[0].dvK != 43 || sha1_dvs[32].dvType != 0)
+		return 1;
+	return ihv[0] != 0xa9993e36 || ihv[4] != 0x9cd0d89d || CHECK_DVMASK(mask);
 }
 
 int main(void)
@@ -45,5 +62,5 @@ int main(void)
 	if (SHA1DCHash(digest, "abc", 3, SHA1DC_OPT_NO_DETECT_COLL) != 0 ||
 	    memcmp(digest, abc_sha1, 20) != 0)
 		return 1;
-	return 0;
+	return internals();
 }

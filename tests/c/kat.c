@@ -62,14 +62,6 @@ struct kat {
 static struct kat kats[16];
 static int n_kats;
 
-static void read_words(const char *s, uint32_t *out, int n)
-{
-	int i;
-	char *p = (char *)s;
-	for (i = 0; i < n; i++)
-		out[i] = (uint32_t)strtoul(p, &p, 16);
-}
-
 static void load_kats(void)
 {
 	size_t len;

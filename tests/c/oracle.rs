@@ -2,7 +2,7 @@
 //! random messages, some starting with a public collision, each with random
 //! options (sha1dc_ext.h's bits), and what the Rust API gives for them: the
 //! digest, the flag and the offset of every block the Rust hasher reports.
-//!   cargo run --release -p sha1dc-wasm-capi --example c-oracle -- SEED COUNT DATA_DIR > FILE
+//!   cargo run --release -p sha1dc-wasm-capi-bench --example c-oracle -- SEED COUNT DATA_DIR > FILE
 //! FILE: COUNT, then per message the line `options len hex flag n offsets...`
 //! followed by the message's bytes and a newline.
 

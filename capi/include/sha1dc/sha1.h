@@ -52,7 +52,15 @@
  *       (SHA1DCFinal returns 0); SHA1DCFinal with a NULL output writes
  *       nothing and still returns the flag; SHA1DCUpdate ignores NULL data
  *       with a non-zero length.
- *     - The reference's internal sha1_compression_states() is not provided.
+ *     - sha1_compression_states() fills all 80 states (the reference only those
+ *       its build selects: 58 and 65), each in the reference's order.
+ *
+ * INTERNALS
+ *     The reference's shared library also exports the pieces of its
+ *     detection: sha1_compression_states() below, and the disturbance
+ *     vector table and the filter (<sha1dc/ubc_check.h>).  This library
+ *     exports them too, computed by its own engine, for the programs that
+ *     call them.
  *
  * Copyright the sha1dc-wasm authors.  MIT OR Apache-2.0.
  */
@@ -106,6 +114,19 @@ typedef struct {
 	uint32_t reserved_u32_e[80];
 	uint32_t reserved_u32_f[80][5];
 } SHA1_CTX;
+
+/*
+ * Compresses one 64-byte block m (its bytes as they are in memory, read as
+ * big-endian words) into the chaining value ihv, writing the expanded
+ * message (80 words) to W and the working state before each step t to
+ * states[t].  The order of states[t] is the reference's: its unrolled
+ * steps rename the variables a, b, c, d, e instead of moving the values, so
+ * states[t][j] is word (j + t) mod 5 of the state (a, b, c, d, e) before
+ * step t; for t = 65 (a multiple of 5) that is a, b, c, d, e.  Does nothing
+ * if a pointer is NULL.  An internal of the detection; not needed to hash.
+ */
+void sha1_compression_states(uint32_t ihv[5], const uint32_t m[16],
+                             uint32_t W[80], uint32_t states[80][5]);
 
 /* Starts a new message with the defaults: collision detection on, safe
    hash on, the filter (UBC) on, reduced-round detection off, no callback. */
