@@ -90,6 +90,29 @@ pub(crate) trait KeepingRounds: Rounds {
     ) -> Option<usize>;
 }
 
+/// Rounds whose test of a candidate DV can run beside the rounds of the
+/// next block ([`detect_beside`]): the two chains are independent, so the
+/// test's rounds run in the latency the block's leave.
+#[cfg(target_arch = "x86_64")]
+pub(crate) trait TestsBeside: KeepingRounds {
+    /// The test of one DV in flight: work beside the rounds, which holds
+    /// what it reads of the block.
+    type Test: Beside;
+
+    /// The test of DV `dv` for `block`, whose schedule the rounds stored
+    /// in `schedule`.
+    ///
+    /// # Safety
+    /// As [`Rounds::compress`] (so for the next).
+    unsafe fn test_beside(block: &Compressed, schedule: &Self::Schedule, dv: usize) -> Self::Test;
+
+    /// Whether the test, run beside the 20 groups of a block, found the
+    /// block half of a collision.
+    ///
+    /// # Safety
+    unsafe fn matched(test: &Self::Test) -> bool;
+}
+
 /// Compresses a candidate block into `chain` and tests its candidate DVs:
 /// the first for which it is half of a collision.
 pub(crate) fn compress_candidate(
@@ -200,6 +223,7 @@ unsafe fn detect_blocks<R: KeepingRounds>(
 #[cfg(target_arch = "x86_64")]
 /// The block whose filter runs beside the rounds of the next: what the test
 /// of its candidate DVs reads.
+#[derive(Clone, Copy)]
 struct Behind<C> {
     chain_in: C,
     chain_out: C,
@@ -224,18 +248,27 @@ impl<C: Copy> Behind<C> {
         if mask == 0 {
             return None;
         }
-        // SAFETY (whole body): the caller checked the CPU.
+        let c = Candidates {
+            mask,
+            reduced_round,
+        };
+        // SAFETY (both): the caller checked the CPU.
+        unsafe { R::test_stored(&self.compressed::<R>(), schedule, c) }
+    }
+
+    /// The block as [`Rounds::test`] reads it.
+    ///
+    /// # Safety
+    /// As [`Rounds::compress`].
+    #[inline(always)]
+    unsafe fn compressed<R: KeepingRounds<Chain = C>>(&self) -> Compressed {
+        // SAFETY (both): the caller checked the CPU.
         unsafe {
-            let compressed = Compressed {
+            Compressed {
                 chain_in: R::store(self.chain_in),
                 chain_out: R::store(self.chain_out),
                 before_60: self.before_60,
-            };
-            let c = Candidates {
-                mask,
-                reduced_round,
-            };
-            R::test_stored(&compressed, schedule, c)
+            }
         }
     }
 }
@@ -303,17 +336,21 @@ impl<V: Vector, S: Schedule> Beside for Entries<'_, V, S> {
 }
 
 #[cfg(target_arch = "x86_64")]
-/// [`detect_blocks`] with each block's filter run beside the rounds of the
-/// next block (filter `F`; see [`FilterBeside`]), on `schedules`, the
-/// current block's and the one behind: their vector operations fill the
-/// rounds' idle issue slots and their loads read a schedule stored a block
-/// earlier. The last block of the call takes the whole filter alone.
-/// Stops as [`detect_blocks`] does.
+/// [`detect_blocks`] with work beside each block's rounds: the filter of
+/// the block before (filter `F`; see [`FilterBeside`]) and, where that
+/// block's filter left one candidate DV, the test of the block before
+/// that: their vector operations and the test's rounds fill the issue
+/// slots the rounds' latency leaves idle, and the filter's loads read the
+/// schedule stored a block earlier (`schedules`, two in turn). A block left
+/// more than one candidate, the last block of the call, and every
+/// candidate with reduced-round detection (which needs the partner's input,
+/// from the scalar recompression) are tested on their own. Stops as
+/// [`detect_blocks`] does, a block or two after the flagged one.
 ///
 /// # Safety
 /// The CPU must support `R`'s instructions and what `F` needs.
 #[inline(always)]
-unsafe fn detect_beside<R: KeepingRounds, F: FilterBeside<R::Schedule>>(
+unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
@@ -332,12 +369,23 @@ unsafe fn detect_beside<R: KeepingRounds, F: FilterBeside<R::Schedule>>(
             chain_out: rounds,
             before_60,
         };
+        // Block i - 2's test of its one candidate DV, and its output chain.
+        let mut pending: Option<(R::Test, R::Chain, usize)> = None;
         let mut i = 1;
-        // Block i into `$cur`, the filter of block i - 1 (in `$old`)
-        // beside it; or, past the last block, that filter alone.
+        // Block i into `$cur`, beside it the filter of block i - 1 (in
+        // `$old`) and a pending test; or, past the last block, those alone.
         macro_rules! step {
             ($cur:ident, $old:ident) => {
                 if i == blocks.len() {
+                    if let Some((mut test, out, dv)) = pending.take() {
+                        for g in 0..20 {
+                            test.group(g);
+                        }
+                        if R::matched(&test) {
+                            *chain = R::store(out);
+                            return Some((i - 2, dv));
+                        }
+                    }
                     let found = behind.test::<R>($old, F::alone($old), reduced_round);
                     *chain = R::store(if found.is_some() {
                         behind.chain_out
@@ -351,13 +399,28 @@ unsafe fn detect_beside<R: KeepingRounds, F: FilterBeside<R::Schedule>>(
                     schedule: &*$old,
                     killed: F::V::splat(0),
                 };
-                let before_60 = R::block(&mut rounds, &blocks[i], $cur, &mut entries);
+                let before_60 = match &mut pending {
+                    None => R::block(&mut rounds, &blocks[i], $cur, &mut entries),
+                    Some((test, _, _)) => {
+                        R::block(&mut rounds, &blocks[i], $cur, &mut (&mut entries, test))
+                    }
+                };
+                if let Some((test, out, dv)) = pending.take() {
+                    if R::matched(&test) {
+                        *chain = R::store(out);
+                        return Some((i - 2, dv));
+                    }
+                }
                 let mask = if entries.killed.or_lanes() == u32::MAX {
                     0
                 } else {
                     F::finish($old, entries.killed)
                 };
-                if let Some(dv) = behind.test::<R>($old, mask, reduced_round) {
+                if mask & mask.wrapping_sub(1) == 0 && mask != 0 && !reduced_round {
+                    let dv = mask.trailing_zeros() as usize;
+                    let test = R::test_beside(&behind.compressed::<R>(), $old, dv);
+                    pending = Some((test, behind.chain_out, dv));
+                } else if let Some(dv) = behind.test::<R>($old, mask, reduced_round) {
                     *chain = R::store(behind.chain_out);
                     return Some((i - 1, dv));
                 }
