@@ -45,6 +45,27 @@ impl Beside for () {
     unsafe fn group(&mut self, _: usize) {}
 }
 
+/// Two kinds of work beside the rounds, the first first.
+impl<A: Beside, B: Beside> Beside for (A, B) {
+    #[inline(always)]
+    unsafe fn group(&mut self, g: usize) {
+        // SAFETY: the caller guarantees what both need.
+        unsafe {
+            self.0.group(g);
+            self.1.group(g);
+        }
+    }
+}
+
+/// Work beside the rounds that the caller keeps.
+impl<T: Beside> Beside for &mut T {
+    #[inline(always)]
+    unsafe fn group(&mut self, g: usize) {
+        // SAFETY: the caller guarantees what `T` needs.
+        unsafe { (**self).group(g) }
+    }
+}
+
 /// How a backend compresses blocks. A value names instructions this CPU
 /// runs: only the backend table makes one, for a backend whose `supported`
 /// checked them.

@@ -90,6 +90,48 @@ pub(crate) trait KeepingRounds: Rounds {
     ) -> Option<usize>;
 }
 
+/// Rounds that run detection beside them ([`detect_beside`]): a block's
+/// filter, which reads the schedule (stored as the rounds expand it, or
+/// expanded first), and the test of a candidate DV, whose rounds are
+/// independent of the block's and run in the latency those leave.
+#[cfg(target_arch = "x86_64")]
+pub(crate) trait BesideRounds: KeepingRounds {
+    /// The schedule of `block` as [`block`](KeepingRounds::block) stores
+    /// it, without the rounds.
+    ///
+    /// # Safety
+    /// As [`Rounds::compress`] (so for the next two).
+    unsafe fn expand(block: &Block, schedule: &mut Self::Schedule);
+
+    /// [`KeepingRounds::block`] of a block whose schedule
+    /// [`expand`](Self::expand) already stored, so that what runs beside
+    /// can read all of it from the first group.
+    ///
+    /// # Safety
+    /// Also what `beside` needs.
+    unsafe fn block_expanded(
+        chain: &mut Self::Chain,
+        block: &Block,
+        beside: &mut impl Beside,
+    ) -> State;
+
+    /// The test of one DV in flight: work beside the rounds, which holds
+    /// what it reads of the block.
+    type Test: Beside;
+
+    /// The test of DV `dv` for `block`, whose schedule the rounds stored
+    /// in `schedule`.
+    ///
+    /// # Safety
+    unsafe fn test_beside(block: &Compressed, schedule: &Self::Schedule, dv: usize) -> Self::Test;
+
+    /// Whether the test, run beside the 20 groups of a block, found the
+    /// block half of a collision.
+    ///
+    /// # Safety
+    unsafe fn matched(test: &Self::Test) -> bool;
+}
+
 /// Compresses a candidate block into `chain` and tests its candidate DVs:
 /// the first for which it is half of a collision.
 pub(crate) fn compress_candidate(
@@ -200,6 +242,7 @@ unsafe fn detect_blocks<R: KeepingRounds>(
 #[cfg(target_arch = "x86_64")]
 /// The block whose filter runs beside the rounds of the next: what the test
 /// of its candidate DVs reads.
+#[derive(Clone, Copy)]
 struct Behind<C> {
     chain_in: C,
     chain_out: C,
@@ -224,18 +267,27 @@ impl<C: Copy> Behind<C> {
         if mask == 0 {
             return None;
         }
-        // SAFETY (whole body): the caller checked the CPU.
+        let c = Candidates {
+            mask,
+            reduced_round,
+        };
+        // SAFETY (both): the caller checked the CPU.
+        unsafe { R::test_stored(&self.compressed::<R>(), schedule, c) }
+    }
+
+    /// The block as [`Rounds::test`] reads it.
+    ///
+    /// # Safety
+    /// As [`Rounds::compress`].
+    #[inline(always)]
+    unsafe fn compressed<R: KeepingRounds<Chain = C>>(&self) -> Compressed {
+        // SAFETY (both): the caller checked the CPU.
         unsafe {
-            let compressed = Compressed {
+            Compressed {
                 chain_in: R::store(self.chain_in),
                 chain_out: R::store(self.chain_out),
                 before_60: self.before_60,
-            };
-            let c = Candidates {
-                mask,
-                reduced_round,
-            };
-            R::test_stored(&compressed, schedule, c)
+            }
         }
     }
 }
@@ -254,12 +306,6 @@ pub(crate) trait FilterBeside<S> {
     /// # Safety
     /// The CPU must support what the form needs.
     unsafe fn finish(schedule: &S, killed: Self::V) -> u32;
-
-    /// The DV mask of a block with no next block to run beside.
-    ///
-    /// # Safety
-    /// As [`finish`](Self::finish).
-    unsafe fn alone(schedule: &S) -> u32;
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -276,6 +322,33 @@ const _: () = assert!(BESIDE <= 40);
 
 #[cfg(target_arch = "x86_64")]
 impl<V: Vector, S: Schedule> Entries<'_, V, S> {
+    /// The filter of a schedule none of whose entries ran yet.
+    ///
+    /// # Safety
+    /// The CPU must support `V`'s instruction set.
+    #[inline(always)]
+    unsafe fn new(schedule: &S) -> Entries<'_, V, S> {
+        // SAFETY: the caller checked the CPU.
+        let killed = unsafe { V::splat(0) };
+        Entries { schedule, killed }
+    }
+
+    /// The block's DV mask, its entries beside the rounds done.
+    ///
+    /// # Safety
+    /// The CPU must support what `F` needs.
+    #[inline(always)]
+    unsafe fn mask<F: FilterBeside<S, V = V>>(&self) -> u32 {
+        // SAFETY (both): the caller checked the CPU.
+        unsafe {
+            if self.killed.or_lanes() == u32::MAX {
+                0
+            } else {
+                F::finish(self.schedule, self.killed)
+            }
+        }
+    }
+
     /// Entry `k` of the table, if it runs beside the rounds, held in place.
     ///
     /// # Safety
@@ -303,17 +376,21 @@ impl<V: Vector, S: Schedule> Beside for Entries<'_, V, S> {
 }
 
 #[cfg(target_arch = "x86_64")]
-/// [`detect_blocks`] with each block's filter run beside the rounds of the
-/// next block (filter `F`; see [`FilterBeside`]), on `schedules`, the
-/// current block's and the one behind: their vector operations fill the
-/// rounds' idle issue slots and their loads read a schedule stored a block
-/// earlier. The last block of the call takes the whole filter alone.
-/// Stops as [`detect_blocks`] does.
+/// [`detect_blocks`] with work beside each block's rounds: the filter of
+/// the block before (filter `F`; see [`FilterBeside`]) and, where that
+/// block's filter left one candidate DV, the test of the block before
+/// that: their vector operations and the test's rounds fill the issue
+/// slots the rounds' latency leaves idle, and the filter's loads read the
+/// schedule stored a block earlier (`schedules`, two in turn). A block left
+/// more than one candidate, the last block of the call, and every
+/// candidate with reduced-round detection (which needs the partner's input,
+/// from the scalar recompression) are tested on their own. Stops as
+/// [`detect_blocks`] does, a block or two after the flagged one.
 ///
 /// # Safety
 /// The CPU must support `R`'s instructions and what `F` needs.
 #[inline(always)]
-unsafe fn detect_beside<R: KeepingRounds, F: FilterBeside<R::Schedule>>(
+unsafe fn detect_beside<R: BesideRounds, F: FilterBeside<R::Schedule>>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
@@ -326,38 +403,57 @@ unsafe fn detect_beside<R: KeepingRounds, F: FilterBeside<R::Schedule>>(
     unsafe {
         let mut rounds = R::load(chain);
         let chain_in = rounds;
+        if blocks.len() == 1 {
+            // A block alone: its filter beside its own rounds.
+            R::expand(first, even);
+            let mut own = Entries::<F::V, _>::new(&*even);
+            let before_60 = R::block_expanded(&mut rounds, first, &mut own);
+            let block = Behind {
+                chain_in,
+                chain_out: rounds,
+                before_60,
+            };
+            *chain = R::store(rounds);
+            return block
+                .test::<R>(even, own.mask::<F>(), reduced_round)
+                .map(|dv| (0, dv));
+        }
         let before_60 = R::block(&mut rounds, first, even, &mut ());
         let mut behind = Behind {
             chain_in,
             chain_out: rounds,
             before_60,
         };
+        // Block i - 2's test of its one candidate DV, and its output chain.
+        let mut pending: Option<(R::Test, R::Chain, usize)> = None;
         let mut i = 1;
-        // Block i into `$cur`, the filter of block i - 1 (in `$old`)
-        // beside it; or, past the last block, that filter alone.
+        // Block i into `$cur`, beside it the filter of block i - 1 (in
+        // `$old`) and a pending test; the last block after the loop.
         macro_rules! step {
             ($cur:ident, $old:ident) => {
-                if i == blocks.len() {
-                    let found = behind.test::<R>($old, F::alone($old), reduced_round);
-                    *chain = R::store(if found.is_some() {
-                        behind.chain_out
-                    } else {
-                        rounds
-                    });
-                    return found.map(|dv| (i - 1, dv));
+                if i + 1 == blocks.len() {
+                    break;
                 }
                 let chain_in = rounds;
-                let mut entries = Entries {
-                    schedule: &*$old,
-                    killed: F::V::splat(0),
+                let mut entries = Entries::new(&*$old);
+                let before_60 = match &mut pending {
+                    None => R::block(&mut rounds, &blocks[i], $cur, &mut entries),
+                    Some((test, _, _)) => {
+                        R::block(&mut rounds, &blocks[i], $cur, &mut (&mut entries, test))
+                    }
                 };
-                let before_60 = R::block(&mut rounds, &blocks[i], $cur, &mut entries);
-                let mask = if entries.killed.or_lanes() == u32::MAX {
-                    0
-                } else {
-                    F::finish($old, entries.killed)
-                };
-                if let Some(dv) = behind.test::<R>($old, mask, reduced_round) {
+                if let Some((test, out, dv)) = pending.take() {
+                    if R::matched(&test) {
+                        *chain = R::store(out);
+                        return Some((i - 2, dv));
+                    }
+                }
+                let mask = entries.mask::<F>();
+                if mask & mask.wrapping_sub(1) == 0 && mask != 0 && !reduced_round {
+                    let dv = mask.trailing_zeros() as usize;
+                    let test = R::test_beside(&behind.compressed::<R>(), $old, dv);
+                    pending = Some((test, behind.chain_out, dv));
+                } else if let Some(dv) = behind.test::<R>($old, mask, reduced_round) {
                     *chain = R::store(behind.chain_out);
                     return Some((i - 1, dv));
                 }
@@ -373,6 +469,41 @@ unsafe fn detect_beside<R: KeepingRounds, F: FilterBeside<R::Schedule>>(
             step!(odd, even);
             step!(even, odd);
         }
+        // The last block, its schedule expanded first: its own filter
+        // beside its rounds too, as nothing follows to run it beside.
+        let (cur, old) = if i % 2 == 1 {
+            (&mut *odd, &*even)
+        } else {
+            (&mut *even, &*odd)
+        };
+        let last = &blocks[i];
+        let chain_in = rounds;
+        R::expand(last, cur);
+        let (mut entries, mut own) = (Entries::new(old), Entries::new(&*cur));
+        let filters = &mut (&mut entries, &mut own);
+        let before_60 = match &mut pending {
+            None => R::block_expanded(&mut rounds, last, filters),
+            Some((test, _, _)) => R::block_expanded(&mut rounds, last, &mut (filters, test)),
+        };
+        if let Some((test, out, dv)) = pending.take() {
+            if R::matched(&test) {
+                *chain = R::store(out);
+                return Some((i - 2, dv));
+            }
+        }
+        if let Some(dv) = behind.test::<R>(old, entries.mask::<F>(), reduced_round) {
+            *chain = R::store(behind.chain_out);
+            return Some((i - 1, dv));
+        }
+        let block = Behind {
+            chain_in,
+            chain_out: rounds,
+            before_60,
+        };
+        *chain = R::store(rounds);
+        block
+            .test::<R>(cur, own.mask::<F>(), reduced_round)
+            .map(|dv| (i, dv))
     }
 }
 

@@ -85,6 +85,18 @@ pub(crate) fn partner_at_boundary(
     }
 }
 
+/// The partner of DV `dv`'s state before step 64, whatever its test step:
+/// [`partner_at_boundary`], then for test step 58 four steps of the
+/// partner's own, so that a test from there has one shape.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn partner_before_64(dv: &Dv, before_60: &State, word: impl Fn(usize) -> u32) -> State {
+    let (mut at, step) = partner_at_boundary(dv, before_60, &word);
+    if step == 60 {
+        steps_forward(&mut at, 60, 64, |t| word(t) ^ dv.dm[t]);
+    }
+    at
+}
+
 /// A candidate block after its compression: what the test of its DVs
 /// starts from (the test states are a few scalar steps from the state
 /// before step 60, where hardware that runs four steps at a time exposes

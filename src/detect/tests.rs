@@ -170,8 +170,9 @@ fn partner_at_boundary_is_the_stepped_partner() {
 }
 
 /// Every per-block form on this CPU finds a collision block wherever it
-/// falls in a call (first, last, either parity of a form that runs two
-/// blocks at a time, with blocks after it), with the plain chain after it,
+/// falls in a call (first, last, at each place of a form's unrolled loop,
+/// with up to four blocks after it, as a form that tests a candidate beside
+/// a later block's rounds sees them), with the plain chain after it,
 /// as the scalar test finds it; and a call without one compresses as plain
 /// SHA-1. Reduced-round detection on its own collision.
 #[test]
@@ -216,7 +217,7 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
             };
             forms += 1;
             for start in 0..=at {
-                for end in start + 1..=(at + 3).min(blocks.len()) {
+                for end in start + 1..=(at + 5).min(blocks.len()) {
                     let mut chain = chains[start];
                     let got = form.detect(&mut chain, &blocks[start..end], reduced_round);
                     let what = format!("{name}: blocks {start}..{end}");

@@ -8,10 +8,12 @@
 
 use core::arch::x86_64::*;
 
-use super::recompress::{TestStates, dvs_of, first_match, partner_at_boundary};
-use super::{Candidates, Compressed, KeepingRounds, Rounds};
+use super::recompress::{TestStates, dvs_of, first_match, partner_at_boundary, partner_before_64};
+use super::{BesideRounds, Candidates, Compressed, KeepingRounds, Rounds};
 use crate::block::{Block, InOrder, Mirrored, Schedule};
-use crate::compress::x86_sha::{Observer, block_rounds, load, schedule, state_of, store};
+use crate::compress::x86_sha::{
+    Observer, block_rounds, load, schedule, schedule_groups, state_of, store,
+};
 use crate::compress::{Beside, State};
 use crate::dv::DVS;
 use crate::filter::per_block::BESIDE;
@@ -37,7 +39,8 @@ impl Observer for Before60<'_> {
 /// schedule first, so the filter's loads need not wait for the rounds,
 /// measured slower.)
 struct KeepSchedule<'a, B> {
-    schedule: &'a mut Mirrored,
+    /// None where the schedule was expanded before the rounds.
+    schedule: Option<&'a mut Mirrored>,
     before_60: State,
     beside: &'a mut B,
 }
@@ -53,12 +56,14 @@ impl<B: Beside> Observer for KeepSchedule<'_, B> {
 
     #[inline(always)]
     unsafe fn words(&mut self, i: usize, v: __m128i) {
-        let at = self.schedule.group_mut(i);
         // SAFETY (both): SSE2 (the caller's); `at` is four writable words
         // and storeu takes any alignment; the caller guarantees what
         // `beside` needs.
         unsafe {
-            _mm_storeu_si128(at.as_mut_ptr().cast(), v);
+            if let Some(schedule) = &mut self.schedule {
+                let at = schedule.group_mut(i);
+                _mm_storeu_si128(at.as_mut_ptr().cast(), v);
+            }
             self.beside.group(i);
         }
     }
@@ -125,7 +130,7 @@ impl KeepingRounds for ShaNi {
         beside: &mut impl Beside,
     ) -> State {
         let mut record = KeepSchedule {
-            schedule,
+            schedule: Some(schedule),
             before_60: [0; 5],
             beside,
         };
@@ -138,6 +143,49 @@ impl KeepingRounds for ShaNi {
     unsafe fn test_stored(block: &Compressed, schedule: &Mirrored, c: Candidates) -> Option<usize> {
         // SAFETY: the caller checked the CPU.
         unsafe { test_schedule(block, schedule, c) }
+    }
+}
+
+impl BesideRounds for ShaNi {
+    type Test = PartnerBeside;
+
+    #[inline(always)]
+    unsafe fn expand(block: &Block, schedule: &mut Mirrored) {
+        // SAFETY (both): the caller checked the CPU; `at` is four writable
+        // words and storeu takes any alignment.
+        unsafe {
+            for (i, v) in schedule_groups(block).into_iter().enumerate() {
+                let at = schedule.group_mut(i);
+                _mm_storeu_si128(at.as_mut_ptr().cast(), v);
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn block_expanded(
+        chain: &mut Self::Chain,
+        block: &Block,
+        beside: &mut impl Beside,
+    ) -> State {
+        let mut record = KeepSchedule {
+            schedule: None,
+            before_60: [0; 5],
+            beside,
+        };
+        // SAFETY: the caller checked the CPU.
+        unsafe { block_rounds(&mut chain.0, &mut chain.1, block, &mut record) };
+        record.before_60
+    }
+
+    #[inline(always)]
+    unsafe fn test_beside(block: &Compressed, schedule: &Mirrored, dv: usize) -> PartnerBeside {
+        // SAFETY: the caller checked the CPU.
+        unsafe { PartnerBeside::new(block, schedule, dv) }
+    }
+
+    #[inline(always)]
+    unsafe fn matched(test: &PartnerBeside) -> bool {
+        test.matched
     }
 }
 
@@ -210,12 +258,6 @@ impl super::FilterBeside<Mirrored> for Sse2Filter {
     #[inline(always)]
     unsafe fn finish(schedule: &Mirrored, killed: __m128i) -> u32 {
         finish_sse2(schedule, killed)
-    }
-
-    #[inline(always)]
-    unsafe fn alone(schedule: &Mirrored) -> u32 {
-        // SAFETY: SSE2 is part of x86-64.
-        unsafe { Windows4::mask::<__m128i, Mirrored>(schedule) }
     }
 }
 
@@ -293,12 +335,6 @@ impl super::FilterBeside<Mirrored> for Avx512Filter {
     unsafe fn finish(schedule: &Mirrored, killed: Self::V) -> u32 {
         // SAFETY: the caller checked the CPU.
         unsafe { finish_avx512(schedule, killed) }
-    }
-
-    #[inline(always)]
-    unsafe fn alone(schedule: &Mirrored) -> u32 {
-        // SAFETY: the caller checked the CPU.
-        unsafe { Windows4::mask::<Self::V, Mirrored>(schedule) }
     }
 }
 
@@ -446,6 +482,92 @@ impl<S: Schedule> Partner<'_, S> {
     }
 }
 
+/// The test of one candidate DV beside the rounds of the next block
+/// (src/detect/mod.rs): [`Partner::collides`] from the partner's state
+/// before step 64, one group after each of the block's groups: out to step
+/// 80 (the block's groups 0..4), then in from the input that fixes (4..20),
+/// then the comparison. It holds the partner's message, so the schedule it
+/// was read from can be written again, and its state stays in place
+/// between the groups as the block's does.
+pub(super) struct PartnerBeside {
+    /// The partner's message words, four a group as [`Partner::words`]
+    /// gives them.
+    words: [__m128i; 20],
+    /// The partner's state before step 64.
+    at: State,
+    chain_out: [u32; 5],
+    abcd: __m128i,
+    held: __m128i,
+    /// Set by the last group.
+    matched: bool,
+}
+
+impl PartnerBeside {
+    /// The test of DV `dv` for `block`, whose schedule is `s`.
+    ///
+    /// # Safety
+    /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
+    #[inline(always)]
+    unsafe fn new<S: Schedule>(block: &Compressed, s: &S, dv: usize) -> Self {
+        let d = &DVS[dv];
+        let partner = Partner { s, dm: &d.dm };
+        // SAFETY: the caller's features.
+        unsafe {
+            PartnerBeside {
+                words: core::array::from_fn(|g| partner.words(g)),
+                at: partner_before_64(d, &block.before_60, |t| s.word(t)),
+                chain_out: block.chain_out,
+                abcd: _mm_setzero_si128(),
+                held: _mm_setzero_si128(),
+                matched: false,
+            }
+        }
+    }
+}
+
+impl Beside for PartnerBeside {
+    #[inline(always)]
+    unsafe fn group(&mut self, m: usize) {
+        // SAFETY (whole body): the caller's features (SHA, SSE4.1).
+        unsafe {
+            let abcd_of =
+                |s: &[u32; 5]| _mm_set_epi32(s[0] as i32, s[1] as i32, s[2] as i32, s[3] as i32);
+            let e_after = |held: __m128i| {
+                _mm_extract_epi32::<3>(_mm_sha1nexte_epu32(held, _mm_setzero_si128())) as u32
+            };
+            // The partner's group: 16..20, then 0..16.
+            let g = (m + 16) % 20;
+            let live = match m {
+                0 => {
+                    self.abcd = abcd_of(&self.at);
+                    _mm_add_epi32(_mm_set_epi32(self.at[4] as i32, 0, 0, 0), self.words[g])
+                }
+                4 => {
+                    // Out at step 80: the input that gives this output.
+                    self.abcd = _mm_sub_epi32(abcd_of(&self.chain_out), self.abcd);
+                    let e_in = self.chain_out[4].wrapping_sub(e_after(self.held));
+                    _mm_add_epi32(_mm_set_epi32(e_in as i32, 0, 0, 0), self.words[g])
+                }
+                _ => _mm_sha1nexte_epu32(self.held, self.words[g]),
+            };
+            self.held = self.abcd;
+            self.abcd = match g / 5 {
+                0 => _mm_sha1rnds4_epu32::<0>(self.abcd, live),
+                1 => _mm_sha1rnds4_epu32::<1>(self.abcd, live),
+                2 => _mm_sha1rnds4_epu32::<2>(self.abcd, live),
+                _ => _mm_sha1rnds4_epu32::<3>(self.abcd, live),
+            };
+            self.abcd.hold();
+            if m == 19 {
+                // In at step 64: the same state, or no collision.
+                let same =
+                    _mm_movemask_epi8(_mm_cmpeq_epi32(self.abcd, abcd_of(&self.at))) == 0xffff;
+                self.matched = same && e_after(self.held) == self.at[4];
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -467,9 +589,9 @@ mod tests {
 
     /// For every DV, on random blocks and chaining values: the vector
     /// schedule and the state kept from the SHA-NI rounds are the scalar
-    /// ones, and the SHA-NI partner test
-    /// accepts exactly the output the scalar recompression computes, and
-    /// not one a bit away from it.
+    /// ones, and the SHA-NI partner test, alone and beside other rounds
+    /// (from step 64), accepts exactly the output the scalar recompression
+    /// computes, and not one a bit away from it.
     #[test]
     fn partner_test_agrees_with_scalar_recompression() {
         if !has_sha_ni() {
@@ -523,6 +645,18 @@ mod tests {
                         !partner_matches(i, &mirrored, &before_60, &off),
                         "DV {i}, round {round}"
                     );
+                    for (out, want) in [(out2, true), (off, false)] {
+                        let block = Compressed {
+                            chain_in,
+                            chain_out: out,
+                            before_60,
+                        };
+                        let mut test = PartnerBeside::new(&block, &mirrored, i);
+                        for m in 0..20 {
+                            test.group(m);
+                        }
+                        assert_eq!(test.matched, want, "beside: DV {i}, round {round}");
+                    }
                 }
             }
         }
