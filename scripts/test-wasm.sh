@@ -42,14 +42,14 @@ elif ! have_chromium; then
 fi
 
 say "wasm-bindgen tests in Node"
-wasm-pack test --node --release -- --lib --test wasm
+wasm-pack test --node --release -- -p sha1dc-wasm --lib --test wasm
 if [ "$browser" = 1 ]; then
   say "wasm-bindgen tests in headless Chromium"
   WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
-    --release -- --lib --test wasm
+    --release -- -p sha1dc-wasm --lib --test wasm
   say "wasm-bindgen tests in a dedicated Web Worker in headless Chromium"
   WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
-    --release -- --lib --test wasm
+    --release -- -p sha1dc-wasm --lib --test wasm
 fi
 
 say "node --test tests/npm (the npm package in pkg/, and npx sha1dc-wasm against sha1dcsum)"
