@@ -1,13 +1,24 @@
 //! The pieces of the engine that the reference's shared library also
 //! exports (`sha1_dvs`, `ubc_check`, `sha1_compression_states`), as plain
 //! functions over this crate's DV table, filter and compression, for the C
-//! library (capi/) to export with the reference's types. Not part of the
-//! Rust API: hidden, and free to change with the C library.
+//! library (capi/) to export with the reference's types, and what the C
+//! library asks of a hasher that the Rust API does not offer. Not part of
+//! the Rust API: hidden, and free to change with the C library.
 
 use crate::block::{InOrder, expand};
 use crate::compress::step;
 use crate::dv::{DVS, DvKind};
 use crate::filter::per_block::Windows4;
+use crate::Hasher;
+
+/// Drops the plain SHA-1 chain that `hasher` would keep beside the safe
+/// hash's after a collision, for callers that never read it (the
+/// reference's API has no plain SHA-1): a flagged message then costs no
+/// second compression per block, and its [`Outcome::sha1`](crate::Outcome::sha1)
+/// is the safe hash.
+pub fn drop_plain_sha1(hasher: &mut Hasher) {
+    hasher.engine.change_config(|c| c.keep_sha1 = false);
+}
 
 /// The number of disturbance vectors in [`dv`]'s table.
 pub const DV_COUNT: usize = DVS.len();
@@ -102,5 +113,26 @@ mod tests {
         let mut s = states[64];
         step(64, &mut s, w[64]);
         assert_eq!(s, states[65]);
+    }
+
+    #[test]
+    fn without_the_plain_sha1_the_digest_and_report_are_the_same() {
+        let prefix = include_bytes!("../tests/data/shattered-1.prefix320.bin");
+        let tail: std::vec::Vec<u8> = (0..100_000u32).map(|i| (i * 7 + i / 251) as u8).collect();
+        for backend in crate::available_backends() {
+            let mut kept = Hasher::builder().backend(backend).unwrap().build();
+            let mut dropped = kept.clone();
+            drop_plain_sha1(&mut dropped);
+            for h in [&mut kept, &mut dropped] {
+                h.update(prefix);
+                h.update(&tail);
+            }
+            let (kept, dropped) = (kept.finalize(), dropped.finalize());
+            assert!(kept.collision().is_some(), "{backend}");
+            assert_ne!(kept.sha1(), kept.digest(), "{backend}");
+            assert_eq!(dropped.digest(), kept.digest(), "{backend}");
+            assert_eq!(dropped.collision(), kept.collision(), "{backend}");
+            assert_eq!(dropped.sha1(), dropped.digest(), "{backend}");
+        }
     }
 }

@@ -42,7 +42,7 @@ struct Flagged {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Record {
     /// The plain SHA-1 chain, kept apart only once a collision made the
-    /// output chain differ from it (safe hash on).
+    /// output chain differ from it (safe hash on, and `keep_sha1`).
     pub sha1_chain: Option<[u32; 5]>,
     flagged: Option<Flagged>,
 }
@@ -77,7 +77,7 @@ impl Record {
         if !config.safe_hash {
             return false;
         }
-        let parted = self.sha1_chain.is_none();
+        let parted = config.keep_sha1 && self.sha1_chain.is_none();
         if parted {
             self.sha1_chain = Some(*chain);
         }

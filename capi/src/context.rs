@@ -72,10 +72,13 @@ impl Context {
     ///
     /// # Safety
     /// `ctx` is NULL or points to a writable `SHA1_CTX`.
-    pub(crate) unsafe fn init(ctx: *mut Sha1Ctx, hasher: Hasher) {
+    pub(crate) unsafe fn init(ctx: *mut Sha1Ctx, mut hasher: Hasher) {
         if ctx.is_null() {
             return;
         }
+        // C reads only the digest: after a collision the safe hash's chain
+        // alone goes on.
+        sha1dc_wasm::raw::drop_plain_sha1(&mut hasher);
         let context = Context {
             tag: TAG,
             callback: None,

@@ -29,6 +29,7 @@ fn configs() -> Vec<Config> {
             safe_hash: bits & 1 != 0,
             reduced_round: bits & 2 != 0,
             filter: bits & 4 != 0,
+            ..Config::DEFAULT
         });
     }
     all.push(Config {
