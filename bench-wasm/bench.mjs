@@ -18,7 +18,7 @@
 // with simd128 (wasm-peers/), hash-wasm's SHA-1 and node:crypto's SHA-1.
 import { createHash, randomFillSync } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createSHA1 } from 'hash-wasm';
 import { sha1dc, sha1dcMany, backend } from '../pkg/node.mjs';
@@ -103,6 +103,17 @@ const median = (xs) => {
 
 const fmtSize = (n) => (n >= 1 << 20 ? `${n >> 20} MiB` : n >= 1024 ? `${n >> 10} KiB` : `${n} B`);
 
+const cpuinfo = (() => {
+  try {
+    return readFileSync('/proc/cpuinfo', 'utf8');
+  } catch {
+    return '';
+  }
+})();
+const cpuField = (key) => cpuinfo.match(new RegExp(`^${key}\\s*: (.*)$`, 'm'))?.[1] ?? '?';
+console.log(
+  `CPU: ${cpuField('vendor_id')} family ${cpuField('cpu family')} model ${cpuField('model')} (${cpuField('model name')})`,
+);
 console.log(
   `sha1dc-wasm backend: ${backend()}; Node ${process.version}; ${rounds} rounds of ~${budgetMs} ms (${clock === cpuMs ? 'CPU' : 'wall'} time) per implementation and size, interleaved`,
 );

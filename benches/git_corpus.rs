@@ -101,6 +101,7 @@ fn main() {
             checked += 1;
         }
     }
+    println!("CPU: {}", common::cpu());
     println!(
         "{repo}: {checked} objects, {:.1} MiB: every id equal to git's, none flagged (backend {})",
         bytes as f64 / (1 << 20) as f64,

@@ -21,6 +21,8 @@ use sha1dc_wasm::Hasher;
 #[path = "../tests/common/splitmix.rs"]
 mod splitmix;
 
+mod common;
+
 fn arg(name: &str, default: usize) -> usize {
     let args: Vec<String> = std::env::args().collect();
     args.iter()
@@ -81,6 +83,7 @@ fn main() {
         }
     }
     let blocks = (data.len() / 64) as f64;
+    println!("CPU: {}", common::cpu());
     println!(
         "{mib} MiB, least of {rounds} rounds; backend {}; {candidates} candidates in {} blocks",
         Hasher::new().backend(),

@@ -117,8 +117,9 @@ fn main() {
         ("64 B", set(&mut rng, 10_000, |_| 64)),
     ];
     let all = contenders();
+    println!("CPU: {}", common::cpu());
     println!(
-        "{rounds} rounds, interleaved; backend {}; CPU: see lscpu",
+        "{rounds} rounds, interleaved; backend {}",
         sha1dc_wasm::Hasher::new().backend()
     );
     for (name, messages) in &sets {

@@ -224,6 +224,7 @@ fn main() {
         }
     }
 
+    println!("CPU: {}", common::cpu());
     println!(
         "{} rounds, {} ms per measurement; auto backend: {}",
         rounds,

@@ -83,6 +83,7 @@ PY
   touch "$dir/one.done"
 fi
 
+print_cpu
 cd "$dir"
 
 # The commands. Each gets the file list from the NUL-separated file $list

@@ -96,6 +96,7 @@ for round in $(seq 1 "$rounds"); do
 done
 rm -rf "$work/out"
 
+print_cpu
 say "minimum of $rounds rounds: wall, user, system seconds, peak RSS; ratios of wall time"
 python3 - "$results" <<'PY'
 import csv, sys

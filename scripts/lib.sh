@@ -11,6 +11,12 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
 
 # The script's own header comment (its lines 2.. up to the first non-comment
 # line), for -h/--help.
+# The CPU a benchmark's figures come from, as the READMEs name it.
+print_cpu() {
+  awk -F'\t*: *' '$1 ~ /^(vendor_id|cpu family|model|model name)$/ && !seen[$1]++ { v[$1] = $2 }
+    END { printf "CPU: %s family %s model %s (%s)\n", v["vendor_id"], v["cpu family"], v["model"], v["model name"] }' /proc/cpuinfo
+}
+
 usage() { awk 'NR == 1 { next } /^#/ { print; next } { exit }' "$0"; }
 
 # Scripts whose first argument is a required path (`path_arg "$@"`):
