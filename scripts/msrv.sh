@@ -48,9 +48,11 @@ mkdir -p "$copy/sha1dcsum"
 cp -r Cargo.toml build.rs src "$copy/"
 cp -r sha1dcsum/Cargo.toml sha1dcsum/src sha1dcsum/tests "$copy/sha1dcsum/"
 tar -c --exclude=node_modules --exclude=tests/page/out tests | tar -x -C "$copy"
-# The README's Rust examples (doc tests) use the newer dev-dependencies; the
-# library's own examples run.
+# The Rust examples of the README and docs/rust.md (doc tests) use the newer
+# dev-dependencies; the library's own examples run.
 : >"$copy/README.md"
+mkdir -p "$copy/docs"
+: >"$copy/docs/rust.md"
 for t in "${NEWER_TESTS[@]}"; do rm -rf "$copy/tests/$t.rs" "$copy/tests/$t"; done
 python3 - "$copy/Cargo.toml" <<'EOF'
 # The manifest without what Rust 1.63's Cargo cannot read or build: the

@@ -99,10 +99,13 @@ pub use hasher::Hasher;
 pub use hex::{Digest, ParseDigestError};
 pub use outcome::{Collision, CollisionBlock, Outcome};
 
-// The README's Rust example runs as a doctest.
+// The Rust examples of the README and of the guide run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/rust.md")]
+struct GuideDoctests;
 
 /// Hashes `data` in one call with the default options.
 ///
