@@ -7,7 +7,7 @@ pub(crate) struct Config {
     pub detect: bool,
     pub safe_hash: bool,
     pub reduced_round: bool,
-    pub filter: bool,
+    pub use_filter: bool,
 }
 
 impl Config {
@@ -16,6 +16,6 @@ impl Config {
         detect: true,
         safe_hash: true,
         reduced_round: false,
-        filter: true,
+        use_filter: true,
     };
 }
