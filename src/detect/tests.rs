@@ -169,11 +169,11 @@ fn partner_at_boundary_is_the_stepped_partner() {
     }
 }
 
-/// Every per-block form of this build (each backend's that has one) finds a collision block wherever it
-/// falls in a call (first, last, at each place of a form's unrolled loop,
-/// with up to four blocks after it, as a form that tests a candidate beside
-/// a later block's rounds sees them), with the plain chain after it,
-/// as the scalar test finds it; and a call without one compresses as plain
+/// Every per-block form of this build (of each backend that has one) finds
+/// a collision block wherever it falls in a call (first, last, at each
+/// place of a form's unrolled loop, with up to four blocks after it, as a
+/// form that tests a candidate beside a later block's rounds sees them),
+/// with the plain chain after it, as the scalar test finds it; and a call without one compresses as plain
 /// SHA-1. Reduced-round detection on its own collision.
 #[test]
 fn per_block_forms_find_the_block_anywhere_in_a_call() {

@@ -582,7 +582,9 @@ mod tests {
             && std::arch::is_x86_feature_detected!("sse4.1")
             && std::arch::is_x86_feature_detected!("ssse3");
         if !yes {
-            crate::skip::skip_or_fail("this CPU lacks SHA-NI: its partner test is not tested");
+            crate::skip::skip_or_fail(
+                "this CPU lacks SHA-NI: the SHA-NI partner test does not run",
+            );
         }
         yes
     }
