@@ -82,10 +82,10 @@ export function createApi(raw, load, loadSync, startWorker = null) {
     return parsed;
   }
 
-  /** What a Hasher needs of the module. */
-  const engine = { RawHasher: raw.RawHasher, hashBytes: (data, flags) => raw.hashBytes(data, flags), decode };
+  /** What a Hasher needs of the module's exports. */
+  const wasm = { RawHasher: raw.RawHasher, hashBytes: (data, flags) => raw.hashBytes(data, flags), decode };
   const many = createMany((data, lengths, flags) => raw.hashMany(data, lengths, flags), decode, hashOne);
-  const streamEngine = { RawHasher: raw.RawHasher, decode, filterWorker: createFilterWorkers(() => raw.compiledModule(), startWorker) };
+  const streamWasm = { RawHasher: raw.RawHasher, decode, filterWorker: createFilterWorkers(() => raw.compiledModule(), startWorker) };
   const checksumLines = createChecksumLines(raw, ensureReady);
   let backendName;
 
@@ -110,7 +110,7 @@ export function createApi(raw, load, loadSync, startWorker = null) {
 
     createHasher(options) {
       const { flags, size } = streamingOptions(options, 'createHasher');
-      return new Hasher(engine, flags, size);
+      return new Hasher(wasm, flags, size);
     },
 
     /** The filter half of a hasher with the same options, to run in another worker. */
@@ -121,10 +121,10 @@ export function createApi(raw, load, loadSync, startWorker = null) {
 
     async hashStream(source, options, onProgress) {
       ensureReady('hashStream()');
-      return hashStream(streamEngine, source, options, onProgress);
+      return hashStream(streamWasm, source, options, onProgress);
     },
 
-    /** The name of the engine that runs, like "simd128". */
+    /** The name of the backend that runs, like "simd128". */
     backend() {
       ensureReady('backend()');
       if (backendName === undefined) backendName = raw.backendName();

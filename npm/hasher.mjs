@@ -83,7 +83,7 @@ const encoder = new TextEncoder();
 
 /** The streaming hasher createHasher returns. */
 export class Hasher {
-  #engine;
+  #wasm;
   #flags;
   #size;
   /** The RawHasher, once the message outgrew HELD; null before (and once spent). */
@@ -94,9 +94,9 @@ export class Hasher {
   /** Why the hasher is spent: '' while live, 'digest' or 'free'. */
   #ended = '';
 
-  /** `engine` is { RawHasher, hashBytes, decode } of one loaded module. */
-  constructor(engine, flags, size) {
-    this.#engine = engine;
+  /** `wasm` is { RawHasher, hashBytes, decode } of one loaded module's exports. */
+  constructor(wasm, flags, size) {
+    this.#wasm = wasm;
     this.#flags = flags;
     this.#size = size;
   }
@@ -140,7 +140,7 @@ export class Hasher {
 
   /** Moves the message held in JavaScript into a new RawHasher. */
   #toRaw() {
-    this.#raw = new this.#engine.RawHasher(this.#flags, this.#size);
+    this.#raw = new this.#wasm.RawHasher(this.#flags, this.#size);
     if (this.#length > 0) this.#raw.update(this.#held.subarray(0, this.#length));
     this.#held = null;
   }
@@ -174,10 +174,10 @@ export class Hasher {
       const held = this.#held === null ? new Uint8Array(0) : this.#held.subarray(0, this.#length);
       this.#held = null;
       if (this.#size !== undefined && this.#size !== held.length) throw sizeError(this.#size, held.length);
-      return encodeResult(this.#engine.decode(this.#engine.hashBytes(held, this.#flags)), encoding);
+      return encodeResult(this.#wasm.decode(this.#wasm.hashBytes(held, this.#flags)), encoding);
     }
     try {
-      return encodeResult(finish(h, this.#size, this.#engine.decode), encoding);
+      return encodeResult(finish(h, this.#size, this.#wasm.decode), encoding);
     } finally {
       h.free();
     }

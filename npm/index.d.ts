@@ -364,7 +364,7 @@ export function hashStream(
 export function hashStream(source: StreamSource, onProgress: (bytesDone: number) => void): Promise<Result>;
 
 /**
- * The name of the engine that runs: `"simd128"` for this build (the
+ * The name of the backend that runs: `"simd128"` for this build (the
  * collision filter on WebAssembly SIMD, four blocks per vector).
  */
 export function backend(): string;

@@ -136,11 +136,11 @@ function abortion(signal) {
 }
 
 /**
- * hashStream over one module: `engine` is { RawHasher, decode, filterWorker }, its streaming
+ * hashStream over one module: `wasm` is { RawHasher, decode, filterWorker } of its exports, its streaming
  * hasher class, its result decoder, and what starts a filter worker (workers.mjs). The source is
  * stopped, the hasher freed and a filter worker ended, however the hashing ends.
  */
-export async function hashStream(engine, source, options, onProgress) {
+export async function hashStream(wasm, source, options, onProgress) {
   const a = checkArguments(source, options, onProgress);
   const { signal } = a;
   if (signal && signal.aborted) throw signal.reason;
@@ -155,18 +155,18 @@ export async function hashStream(engine, source, options, onProgress) {
   };
   let worker = null;
   try {
-    worker = await engine.filterWorker(a, stopper);
+    worker = await wasm.filterWorker(a, stopper);
   } catch (err) {
     dispose();
     throw err;
   }
   const chunks = worker?.readsBlob ? null : openSource(a.source ?? a.blob.stream());
-  const h = new engine.RawHasher(a.flags, a.size);
+  const h = new wasm.RawHasher(a.flags, a.size);
   try {
     if (worker === null) await hashHere(h, chunks, run);
     else if (chunks === null) await worker.hashBlob(h, run);
     else await worker.hashChunks(h, chunks, run);
-    return finish(h, a.size, engine.decode);
+    return finish(h, a.size, wasm.decode);
   } catch (err) {
     if (chunks && !chunks.ended) chunks.stop(signal && signal.aborted ? signal.reason : err);
     throw err;

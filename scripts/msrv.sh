@@ -25,9 +25,10 @@ set -euo pipefail
 export CARGO_TERM_COLOR=never
 rustflags_unset
 
-# The integration tests that need a newer dev-dependency (and tests/dependents.rs,
-# which runs the current Cargo on crates of its own).
-NEWER_TESTS=(differential rustcrypto dependents)
+# The integration tests that need a newer dev-dependency (sha1-checked, sha1
+# 0.11: differential, rustcrypto, wasm_fixtures), and tests/dependents.rs,
+# which runs the current Cargo on crates of its own.
+NEWER_TESTS=(differential rustcrypto wasm_fixtures dependents)
 
 msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
 toolchain=$msrv-$(rustc -vV | sed -n 's/^host: //p')

@@ -19,7 +19,8 @@
 # Installs what is missing (the wasm32 target, wasm-bindgen-cli at the pinned
 # version, wasm-pack; Chromium and chromedriver from apt when absent and
 # running as root). Honours CARGO_TARGET_DIR. SKIP_BROWSER=1 skips the
-# browser runs.
+# browser runs (with CI set, the Node tests that need Chromium then fail:
+# tests/shared.mjs's skipUnlessCI).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cargo_bin_on_path

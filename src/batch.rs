@@ -351,7 +351,7 @@ unsafe fn step<V: Vector, const N: usize>(
         let mut out = chains.out.load::<V>();
         let input = out;
         let mut before_60 = out;
-        if config.detect && config.filter {
+        if config.detect && config.use_filter {
             let mut f = Filter::<V>::from_words(&first);
             f.run();
             f.finish(&mut masks);

@@ -69,7 +69,7 @@ impl Builder {
     /// block is recompressed for all 32 disturbance vectors: the results are
     /// the same, about 20 times slower. For tests.
     pub fn use_filter(mut self, on: bool) -> Self {
-        self.config.filter = on;
+        self.config.use_filter = on;
         self
     }
 

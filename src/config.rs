@@ -7,7 +7,7 @@ pub(crate) struct Config {
     pub detect: bool,
     pub safe_hash: bool,
     pub reduced_round: bool,
-    pub filter: bool,
+    pub use_filter: bool,
     /// Whether the plain SHA-1 chain goes on once a collision parts it from
     /// the safe hash's ([`crate::Outcome::sha1`]): off only for the C
     /// library, whose API has no way to read it (see [`crate::raw`]).
@@ -20,7 +20,7 @@ impl Config {
         detect: true,
         safe_hash: true,
         reduced_round: false,
-        filter: true,
+        use_filter: true,
         keep_sha1: true,
     };
 }

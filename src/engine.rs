@@ -151,7 +151,7 @@ impl Engine {
     /// go to the backend in one call (filtered in one batch, or a block's
     /// filter beside the rounds of the next).
     fn holds_blocks(&self) -> bool {
-        self.config.detect && self.config.filter
+        self.config.detect && self.config.use_filter
     }
 
     /// [`Engine::update`] that holds no block back: a block held by an
@@ -285,7 +285,7 @@ impl Engine {
                 self.backend.compressor.compress(sha1_chain, rest);
             }
             rest = match self.backend.per_block {
-                Some(form) if self.config.filter => self.detect_per_block(form, rest, report),
+                Some(form) if self.config.use_filter => self.detect_per_block(form, rest, report),
                 _ => self.detect_filtered_ahead(rest, report),
             };
         }
@@ -294,7 +294,7 @@ impl Engine {
     /// [`Engine::process`] of blocks whose candidate masks `masks` were
     /// filtered elsewhere (with the filter off, they are not used).
     fn process_masked(&mut self, blocks: &[Block], masks: &[u32], report: &mut Reporter<'_>) {
-        if !(self.config.detect && self.config.filter) {
+        if !(self.config.detect && self.config.use_filter) {
             return self.process(blocks, report);
         }
         // As in `process`: a second time only after the chains part.
@@ -322,7 +322,7 @@ impl Engine {
         let mut done = 0;
         for chunk in blocks.chunks(FILTER_CALL) {
             let masks = &mut masks[..chunk.len()];
-            if self.config.filter {
+            if self.config.use_filter {
                 filter::masks(self.backend.simd, chunk, masks);
             }
             let left = self.detect_masked(chunk, masks, report).len();

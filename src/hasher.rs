@@ -56,7 +56,7 @@ impl core::fmt::Debug for Hasher {
             .field("detect_collisions", &config.detect)
             .field("safe_hash", &config.safe_hash)
             .field("reduced_round", &config.reduced_round)
-            .field("use_filter", &config.filter)
+            .field("use_filter", &config.use_filter)
             .field("len", &self.len())
             .finish_non_exhaustive()
     }
@@ -218,7 +218,7 @@ impl Hasher {
     /// Changes [`Builder::use_filter`] from here on; see
     /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
     pub fn set_use_filter(&mut self, on: bool) {
-        self.engine.change_config(|c| c.filter = on);
+        self.engine.change_config(|c| c.use_filter = on);
     }
 }
 

@@ -79,6 +79,10 @@ pub mod raw;
 mod record;
 #[cfg(feature = "digest")]
 mod rustcrypto;
+/// The tests' checks this machine cannot run: fail under CI, skip elsewhere.
+#[cfg(test)]
+#[path = "../tests/common/skip.rs"]
+mod skip;
 /// The tests' one seeded generator, shared with the integration tests.
 #[cfg(test)]
 #[path = "../tests/common/splitmix.rs"]

@@ -9,6 +9,7 @@
 mod common;
 
 use common::kat::{FILTERED, MODES, Mode};
+use common::skip::skip_or_fail;
 use common::{SplitMix64, hash_chunked, input, light, tsv};
 use sha1dc_wasm::{Hasher, Outcome, available_backends};
 
@@ -23,12 +24,51 @@ fn natives() -> Vec<&'static str> {
     available_backends().filter(|&b| b != "portable").collect()
 }
 
+/// Every backend the library may have on this architecture, fastest first.
+const NAMES: &[&str] = if cfg!(target_arch = "x86_64") {
+    &[
+        "sha-ni+avx512",
+        "sha-ni+avx2",
+        "sha-ni+sse2",
+        "avx512",
+        "avx2",
+        "sse2",
+        "portable",
+    ]
+} else if cfg!(target_arch = "aarch64") {
+    &["armv8-sha+neon", "neon", "portable"]
+} else if cfg!(target_arch = "wasm32") {
+    &["simd128", "portable"]
+} else {
+    &["portable"]
+};
+
+/// The backends of [`NAMES`] this build has (those this CPU runs and those
+/// it lacks the instructions of), in their order.
+fn built() -> Vec<&'static str> {
+    let knows = |name: &&str| match Hasher::builder().backend(name) {
+        Ok(_) => true,
+        Err(e) => e.is_unsupported(),
+    };
+    NAMES.iter().copied().filter(knows).collect()
+}
+
 #[test]
 fn the_expected_backends_exist() {
     let all: Vec<_> = available_backends().collect();
     assert_eq!(all.last(), Some(&"portable"));
+    let built = built();
+    // The CPU runs a subset of the built ones, in the same order.
+    let runs: Vec<_> = built.iter().copied().filter(|b| all.contains(b)).collect();
+    assert_eq!(runs, all, "built: {built:?}");
     #[cfg(target_arch = "x86_64")]
     {
+        let has = |b| built.contains(&b);
+        assert!(has("sse2") && has("avx2") && has("sha-ni+sse2") && has("sha-ni+avx2"));
+        // Not built by a compiler older than Rust 1.89 (the MSRV stage):
+        // then nothing of AVX-512 exists to test.
+        assert_eq!(has("avx512"), cfg!(sha1dc_avx512), "{built:?}");
+        assert_eq!(has("sha-ni+avx512"), cfg!(sha1dc_avx512), "{built:?}");
         assert!(all.contains(&"sse2"), "{all:?}");
         if std::arch::is_x86_feature_detected!("avx2") {
             assert!(all.contains(&"avx2"), "{all:?}");
@@ -39,25 +79,21 @@ fn the_expected_backends_exist() {
         let avx512 = std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
             && std::arch::is_x86_feature_detected!("avx512vl");
-        if !cfg!(sha1dc_avx512) {
-            assert!(!all.iter().any(|b| b.contains("avx512")), "{all:?}");
-            println!(
-                "skipped: this compiler lacks AVX-512 (Rust 1.89): the avx512 backends are not built"
-            );
-        } else if avx512 {
-            assert!(all.contains(&"avx512"), "{all:?}");
-        } else {
-            println!(
-                "skipped: this CPU lacks AVX-512 (F, BW, VL): the avx512 backends are not tested here"
-            );
-        }
+        assert_eq!(all.contains(&"avx512"), avx512 && cfg!(sha1dc_avx512));
     }
-    println!("backends tested against portable: {all:?}");
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     {
         assert!(all.contains(&"neon"), "{all:?}");
+        assert_eq!(built.contains(&"armv8-sha+neon"), cfg!(sha1dc_armv8));
         let sha = cfg!(sha1dc_armv8) && std::arch::is_aarch64_feature_detected!("sha2");
         assert_eq!(all.contains(&"armv8-sha+neon"), sha, "{all:?}");
+    }
+    println!("backends tested against portable: {all:?}");
+    let cannot: Vec<_> = built.iter().filter(|b| !all.contains(b)).collect();
+    if !cannot.is_empty() {
+        skip_or_fail(&format!(
+            "this CPU cannot run the backends {cannot:?} of this build: they are not tested here"
+        ));
     }
 }
 

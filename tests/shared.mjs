@@ -32,6 +32,13 @@ export const CHROMIUM_ARGS = [
 export const haveChromium = existsSync(CHROMIUM);
 
 /**
+ * A test's `skip` option for a check this machine cannot run: the reason (node --test reports
+ * the test skipped), but under CI (`CI` set, not empty) false, so that the check runs and fails,
+ * as the Rust tests' skip_or_fail does (tests/common/skip.rs).
+ */
+export const skipUnlessCI = (reason) => (process.env.CI ? false : reason);
+
+/**
  * playwright-core's `chromium.launch` with CHROMIUM and CHROMIUM_ARGS (never a downloaded
  * browser); `options` are added to (or override) those.
  */

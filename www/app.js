@@ -5,12 +5,12 @@
 import { init } from './pkg/index.mjs';
 import { WorkerPool } from './pool.js';
 import {
-  showEngine, showEngineFailed, createRow, showQueued, showHashing, setProgressText, showProgress,
+  showBackend, showLoadFailed, createRow, showQueued, showHashing, setProgressText, showProgress,
   showResult, showStopped, showSummary, showMatch, announcer,
 } from './render.js';
 import { collisionGroups, GroupsView } from './groups.js';
 import {
-  tally, summaryText, addedText, resultAnnouncement, stoppedAnnouncement, CANCELLING, CANCELLED, ENGINE_DID_NOT_LOAD,
+  tally, summaryText, addedText, resultAnnouncement, stoppedAnnouncement, CANCELLING, CANCELLED, MODULE_DID_NOT_LOAD,
   expectedStatusText, folderRefusedText, folderErrorText,
 } from './format.js';
 import { parseExpected, compareExpected, statusOf } from './expected.js';
@@ -24,7 +24,7 @@ const ONE_WORKER = new URLSearchParams(location.search).get('workers') === '1';
 
 const $ = (sel) => document.querySelector(sel);
 const ui = {
-  engine: $('#engine'),
+  backend: $('#backend'),
   dropzone: $('#dropzone'),
   input: $('#files'),
   folder: $('#folder'),
@@ -94,10 +94,10 @@ const pool = new WorkerPool({
   url: new URL('./worker.js', import.meta.url),
   listener: {
     ready(backend) {
-      showEngine(ui.engine, backend, POOL_SIZE);
+      showBackend(ui.backend, backend, POOL_SIZE);
     },
     failed(reason) {
-      showEngineFailed(ui.engine, reason);
+      showLoadFailed(ui.backend, reason);
     },
     started(id) {
       const entry = byJob.get(id);
@@ -184,7 +184,7 @@ function enqueue(entry) {
   showMatch(entry);
   if (pool.broken) {
     entry.jobId = 0;
-    stop(entry, 'error', ENGINE_DID_NOT_LOAD);
+    stop(entry, 'error', MODULE_DID_NOT_LOAD);
     return;
   }
   entry.jobId = pool.submit(entry.file, entry.options);

@@ -81,20 +81,20 @@ export const GIT_BLOB_MODE = 'Git blob id';
 export const GIT_BLOB_MODE_TITLE = 'Hashed as git hash-object does: "blob <size>\\0" and then the file. Not the SHA-1 of the file.';
 
 export const QUEUED = 'Queued';
-export const WAITING_FOR_ENGINE = 'Waiting for the engine…';
+export const WAITING_FOR_MODULE = 'Waiting for the WebAssembly module…';
 export const HASHING = 'Hashing…';
 export const CANCELLING = 'Cancelling…';
 export const CANCELLED = 'Cancelled';
-export const ENGINE_DID_NOT_LOAD = 'The hashing engine did not load.';
+export const MODULE_DID_NOT_LOAD = 'The WebAssembly module did not load.';
 export const WORKER_DID_NOT_LOAD = 'the worker script could not be loaded';
 
-/** What follows the engine's name: " · WebAssembly · 4 background workers · runs locally". */
-export function engineText(workers) {
+/** What follows the backend's name: " · WebAssembly · 4 background workers · runs locally". */
+export function backendText(workers) {
   return ` · WebAssembly · ${plural(workers, 'background worker')} · runs locally`;
 }
 
-export function engineFailedText(reason) {
-  return `The hashing engine failed to load (${reason}). Reload the page to try again.`;
+export function loadFailedText(reason) {
+  return `The WebAssembly module failed to load (${reason}). Reload the page to try again.`;
 }
 
 /** Counts of file statuses; cancelled and failed files are both "not checked". */

@@ -28,8 +28,8 @@ export const stats = { batches: 0, batchedFiles: 0, streamedFiles: 0, filteredFi
 
 class Cancelled extends Error {}
 
-/** The engine's options for the page's: the safe hash always, as sha1dcsum prints it. */
-const engineOptions = (options) => ({
+/** The library's options for the page's: the safe hash always, as sha1dcsum prints it. */
+const libraryOptions = (options) => ({
   safeHash: true,
   reducedRound: Boolean(options.reducedRound),
   gitBlob: Boolean(options.gitBlob),
@@ -66,7 +66,7 @@ export function describe(err) {
  * @param {Channel} channel
  */
 export async function hashFile(id, total, source, options, { post, isCancelled }) {
-  const hasher = createHasher({ ...engineOptions(options), size: total });
+  const hasher = createHasher({ ...libraryOptions(options), size: total });
   const t0 = performance.now();
   let lastReport = t0;
   let done = 0;
@@ -121,7 +121,7 @@ export async function hashOnTwoWorkers(id, file, options, { post, isCancelled })
     }
   };
   try {
-    const result = await hashStream(file, { ...engineOptions(options), worker: true, signal: stop.signal }, progress);
+    const result = await hashStream(file, { ...libraryOptions(options), worker: true, signal: stop.signal }, progress);
     stats.filteredFiles++;
     post({ type: 'result', id, total: file.size, ms: performance.now() - t0, result: plain(result) });
   } catch (err) {
@@ -158,7 +158,7 @@ async function readBatch(jobs, { post, isCancelled }) {
 /**
  * Hashes a batch of small files in one sha1dcMany call, which runs several at a time on the
  * SIMD lanes. Each file is reported on its own, with its share (by size) of the batch's time;
- * should the engine throw, every file not reported yet gets the error.
+ * should the library throw, every file not reported yet gets the error.
  * @param {{ id: number, file: File }[]} jobs
  * @param {Channel} channel
  */
@@ -173,7 +173,7 @@ export async function hashBatch(jobs, options, { post, isCancelled }) {
   try {
     const todo = await readBatch(jobs, { post: report, isCancelled });
     if (!todo.length) return;
-    const results = sha1dcMany(todo.map((t) => t.bytes), engineOptions(options));
+    const results = sha1dcMany(todo.map((t) => t.bytes), libraryOptions(options));
     stats.batchedFiles += todo.length;
     const ms = performance.now() - t0;
     const bytes = todo.reduce((n, t) => n + t.bytes.length, 0);

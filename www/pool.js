@@ -5,7 +5,7 @@
 // passes in, each keyed by the job id `submit` returned; a file in a batch is reported on its own,
 // as any other.
 
-import { ENGINE_DID_NOT_LOAD, WORKER_DID_NOT_LOAD } from './format.js';
+import { MODULE_DID_NOT_LOAD, WORKER_DID_NOT_LOAD } from './format.js';
 
 /** Files of at most this many bytes go in batches; larger ones are streamed, one per worker. */
 export const BATCH_FILE_MAX = 1024 * 1024;
@@ -41,9 +41,9 @@ export class WorkerPool {
     this.cancelGraceMs = cancelGraceMs;
     this.url = url;
     this.on = listener;
-    /** name of the engine, once a worker has loaded it */
+    /** name of the backend, once a worker has loaded the module */
     this.backend = '';
-    /** why the engine could not load, if it could not */
+    /** why the module could not load, if it could not */
     this.broken = '';
     /** @type {WorkerSlot[]} */
     this.slots = [];
@@ -64,7 +64,7 @@ export class WorkerPool {
   submit(file, options) {
     const id = this.nextId++;
     if (this.broken) {
-      queueMicrotask(() => this.on.error?.(id, ENGINE_DID_NOT_LOAD));
+      queueMicrotask(() => this.on.error?.(id, MODULE_DID_NOT_LOAD));
       return id;
     }
     this.queue.set(id, { file, options });
@@ -127,7 +127,7 @@ export class WorkerPool {
     this.on.failed?.(reason);
     const waiting = [...this.queue.keys()];
     this.queue.clear();
-    for (const id of waiting) this.on.error?.(id, ENGINE_DID_NOT_LOAD);
+    for (const id of waiting) this.on.error?.(id, MODULE_DID_NOT_LOAD);
   }
 
   onMessage(slot, msg) {

@@ -1,11 +1,11 @@
-// Rendering of the checker page: the engine line, the file rows, the summary and the
+// Rendering of the checker page: the backend line, the file rows, the summary and the
 // screen-reader announcements. All DOM is built with textContent (never innerHTML), so a file
 // name cannot inject markup. The texts come from format.js; the state lives in app.js.
 
 import {
-  formatSize, progressText, hashedText, verdictText, engineText, engineFailedText, summaryText,
+  formatSize, progressText, hashedText, verdictText, backendText, loadFailedText, summaryText,
   copiedAnnouncement, digestLabels, PLAIN_NOTE, SAFE_NOTE, blockText, cleanExplanation, MEANING,
-  collisionExplanation, GIT_COLLISION_NOTE, QUEUED, WAITING_FOR_ENGINE, HASHING, matchText,
+  collisionExplanation, GIT_COLLISION_NOTE, QUEUED, WAITING_FOR_MODULE, HASHING, matchText,
   mismatchExplanation, EXPECTED_LABEL, expectedValueText, GIT_BLOB_MODE, GIT_BLOB_MODE_TITLE,
   problemCount, noProblemsText,
 } from './format.js';
@@ -24,20 +24,20 @@ import {
  */
 
 // ---------------------------------------------------------------------------------------------
-// The engine line
+// The backend line
 // ---------------------------------------------------------------------------------------------
 
-export function showEngine(el, backend, workers) {
+export function showBackend(el, backend, workers) {
   el.dataset.backend = backend;
   el.textContent = '';
   const strong = document.createElement('strong');
   strong.textContent = backend;
-  el.append('Engine: ', strong, engineText(workers));
+  el.append('Backend: ', strong, backendText(workers));
   el.classList.add('ok');
 }
 
-export function showEngineFailed(el, reason) {
-  el.textContent = engineFailedText(reason);
+export function showLoadFailed(el, reason) {
+  el.textContent = loadFailedText(reason);
   el.classList.add('bad');
 }
 
@@ -87,7 +87,7 @@ export function showMatch(entry) {
 }
 
 /** Back to a fresh, queued row (a new file, or a file hashed again with other options). */
-export function showQueued(entry, engineReady) {
+export function showQueued(entry, moduleReady) {
   const { el, refs } = entry;
   el.dataset.status = entry.status;
   for (const key of ['sha1', 'output', 'block', 'offset', 'dv', 'error', 'mode']) delete el.dataset[key];
@@ -101,7 +101,7 @@ export function showQueued(entry, engineReady) {
   refs.cancel.hidden = false;
   refs.digests.textContent = '';
   refs.explain.textContent = '';
-  setProgressText(entry, engineReady ? QUEUED : WAITING_FOR_ENGINE);
+  setProgressText(entry, moduleReady ? QUEUED : WAITING_FOR_MODULE);
 }
 
 /** A worker has taken the file. */

@@ -41,12 +41,12 @@ const ready = init().then(
   },
 );
 
-/** Runs `work` once the earlier jobs are done and the engine is up; `ids` fail if it is not. */
+/** Runs `work` once the earlier jobs are done and the module is up; `ids` fail if it is not. */
 function enqueue(ids, work) {
   queue = queue.then(async () => {
     try {
       if (await ready) await work();
-      else for (const id of ids) postMessage({ type: 'error', id, message: 'The hashing engine did not load.' });
+      else for (const id of ids) postMessage({ type: 'error', id, message: 'The WebAssembly module did not load.' });
     } finally {
       for (const id of ids) cancelled.delete(id);
     }

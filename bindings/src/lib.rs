@@ -33,7 +33,7 @@
 //! (cli/, so that this one stays small): one implementation of the line
 //! format and of the option table.
 //!
-//! The engine's two halves, for two workers: `RawFilter` gives the
+//! The hasher's two halves, for two workers: `RawFilter` gives the
 //! candidate masks of the blocks each chunk completes, and
 //! `RawHasher::updateWithMasks` hashes the same chunk with them. Both start
 //! at the start of a message built from the same option bits and size (a

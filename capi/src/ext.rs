@@ -11,13 +11,14 @@ use crate::{bytes, c_int, c_uint, write_digest};
 
 /// `SHA1DC_OPT_NO_SAFE_HASH`: the plain SHA-1 even for a detected collision.
 const NO_SAFE_HASH: c_uint = 1;
-/// `SHA1DC_OPT_NO_UBC`: no filter (every block recompressed; for tests).
-const NO_UBC: c_uint = 2;
+/// `SHA1DC_OPT_NO_FILTER` (alias `SHA1DC_OPT_NO_UBC`): no filter (every
+/// block recompressed; for tests).
+const NO_FILTER: c_uint = 2;
 /// `SHA1DC_OPT_NO_DETECT_COLL`: plain SHA-1, at its full speed.
 const NO_DETECT_COLL: c_uint = 4;
 /// `SHA1DC_OPT_REDUCED_ROUND`: also detect reduced-round collisions.
 const REDUCED_ROUND: c_uint = 8;
-const ALL_OPTIONS: c_uint = NO_SAFE_HASH | NO_UBC | NO_DETECT_COLL | REDUCED_ROUND;
+const ALL_OPTIONS: c_uint = NO_SAFE_HASH | NO_FILTER | NO_DETECT_COLL | REDUCED_ROUND;
 
 /// The builder for `options` (0: the defaults), `None` for unknown bits.
 fn builder(options: c_uint) -> Option<Builder> {
@@ -27,7 +28,7 @@ fn builder(options: c_uint) -> Option<Builder> {
     let off = |bit: c_uint| options & bit == 0;
     let builder = Hasher::builder()
         .safe_hash(off(NO_SAFE_HASH))
-        .use_filter(off(NO_UBC))
+        .use_filter(off(NO_FILTER))
         .detect_collisions(off(NO_DETECT_COLL))
         .reduced_round(!off(REDUCED_ROUND));
     Some(builder)

@@ -81,19 +81,19 @@ static PORTABLE: Backend = Backend {
     per_block: None,
 };
 
-/// Every backend this build knows, fastest first; `portable` is last.
-fn all() -> impl Iterator<Item = &'static Backend> {
-    ARCH.iter().chain(core::iter::once(&PORTABLE))
-}
-
 impl Backend {
+    /// Every backend this build knows, fastest first; `portable` is last.
+    pub(crate) fn all() -> impl Iterator<Item = &'static Backend> {
+        ARCH.iter().chain(core::iter::once(&PORTABLE))
+    }
+
     /// The fastest backend this CPU supports (in the crate's own tests, the
     /// one `SHA1DC_BACKEND` names; see the module docs).
     pub(crate) fn best() -> &'static Backend {
         #[cfg(feature = "__test-backend-env")]
         {
             use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-            // Its place in `all()`, read from the environment once.
+            // Its place in `Backend::all()`, read from the environment once.
             static READ: std::sync::Once = std::sync::Once::new();
             static CHOSEN: AtomicUsize = AtomicUsize::new(0);
             READ.call_once(|| {
@@ -102,10 +102,12 @@ impl Backend {
                         .unwrap_or_else(|e| panic!("SHA1DC_BACKEND={name}: {e}")),
                     _ => Backend::fastest(),
                 };
-                let at = all().position(|b| core::ptr::eq(b, chosen));
+                let at = Backend::all().position(|b| core::ptr::eq(b, chosen));
                 CHOSEN.store(at.unwrap_or(0), Relaxed);
             });
-            all().nth(CHOSEN.load(Relaxed)).unwrap_or(&PORTABLE)
+            Backend::all()
+                .nth(CHOSEN.load(Relaxed))
+                .unwrap_or(&PORTABLE)
         }
         #[cfg(not(feature = "__test-backend-env"))]
         Backend::fastest()
@@ -113,14 +115,14 @@ impl Backend {
 
     /// The first backend of the list this CPU supports.
     pub(crate) fn fastest() -> &'static Backend {
-        all()
+        Backend::all()
             .find(|b| (b.supported)())
             .expect("the portable backend is always supported")
     }
 
     /// The backend called `name`, if it exists and this CPU supports it.
     pub(crate) fn by_name(name: &str) -> Result<&'static Backend, BackendError> {
-        let backend = all()
+        let backend = Backend::all()
             .find(|b| b.name == name)
             .ok_or(BackendError::new(name, false))?;
         if (backend.supported)() {
@@ -137,7 +139,7 @@ impl Backend {
 /// assert!(sha1dc_wasm::available_backends().any(|name| name == "portable"));
 /// ```
 pub fn available_backends() -> impl Iterator<Item = &'static str> {
-    all().filter(|b| (b.supported)()).map(|b| b.name)
+    Backend::all().filter(|b| (b.supported)()).map(|b| b.name)
 }
 
 /// A backend was asked for by a name this build does not know, or one whose

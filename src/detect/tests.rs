@@ -169,11 +169,11 @@ fn partner_at_boundary_is_the_stepped_partner() {
     }
 }
 
-/// Every per-block form on this CPU finds a collision block wherever it
-/// falls in a call (first, last, at each place of a form's unrolled loop,
-/// with up to four blocks after it, as a form that tests a candidate beside
-/// a later block's rounds sees them), with the plain chain after it,
-/// as the scalar test finds it; and a call without one compresses as plain
+/// Every per-block form of this build (of each backend that has one) finds
+/// a collision block wherever it falls in a call (first, last, at each
+/// place of a form's unrolled loop, with up to four blocks after it, as a
+/// form that tests a candidate beside a later block's rounds sees them),
+/// with the plain chain after it, as the scalar test finds it; and a call without one compresses as plain
 /// SHA-1. Reduced-round detection on its own collision.
 #[test]
 fn per_block_forms_find_the_block_anywhere_in_a_call() {
@@ -185,6 +185,22 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
             true,
         ),
     ];
+    // Each backend's form, those this CPU cannot run skipped (failed under CI).
+    let mut forms = Vec::new();
+    for backend in Backend::all() {
+        let form = match backend.per_block {
+            Some(form) => form,
+            None => continue,
+        };
+        if (backend.supported)() {
+            forms.push((backend.name, form));
+        } else {
+            crate::skip::skip_or_fail(&format!(
+                "this CPU cannot run backend {}: its per-block form is not tested",
+                backend.name
+            ));
+        }
+    }
     for (data, reduced_round) in files {
         let blocks = crate::block::split_blocks(data).0;
         // The reference: block by block, the scalar test of every DV.
@@ -208,14 +224,7 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
             chains.push(chain_out);
         }
         let (at, dv) = flagged.expect("the file has a collision block");
-        let mut forms = 0;
-        for name in crate::available_backends() {
-            let backend = Backend::by_name(name).unwrap();
-            let form = match backend.per_block {
-                Some(form) => form,
-                None => continue,
-            };
-            forms += 1;
+        for &(name, form) in &forms {
             for start in 0..=at {
                 for end in start + 1..=(at + 5).min(blocks.len()) {
                     let mut chain = chains[start];
@@ -230,9 +239,6 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
                     }
                 }
             }
-        }
-        if forms == 0 {
-            println!("skipped: no per-block form on this CPU");
         }
     }
 }

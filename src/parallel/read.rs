@@ -259,7 +259,7 @@ pub(crate) fn update_reader<R: Read + Send>(
         return Ok((n as u64, ChunkCounts::default()));
     }
     let config = engine.config();
-    let filter = if config.detect && config.filter {
+    let filter = if config.detect && config.use_filter {
         let carried = ((engine.len() + n as u64) % 64) as usize;
         Some(BlockFilter::new(
             engine.backend(),

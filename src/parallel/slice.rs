@@ -201,7 +201,7 @@ pub(crate) fn update_slice(
 ) -> ChunkCounts {
     let config = engine.config();
     let none = &mut Reporter::none();
-    if data.len() < min || !config.detect || !config.filter {
+    if data.len() < min || !config.detect || !config.use_filter {
         engine.update(data, none);
         return ChunkCounts::default();
     }

@@ -28,7 +28,7 @@ fn configs() -> Vec<Config> {
             detect: true,
             safe_hash: bits & 1 != 0,
             reduced_round: bits & 2 != 0,
-            filter: bits & 4 != 0,
+            use_filter: bits & 4 != 0,
             ..Config::DEFAULT
         });
     }

@@ -174,7 +174,7 @@ static void set_options(SHA1_CTX *ctx, unsigned options)
 	if (order)
 		SHA1DCSetDetectReducedRoundCollision(ctx, !!(options & SHA1DC_OPT_REDUCED_ROUND));
 	SHA1DCSetSafeHash(ctx, !(options & SHA1DC_OPT_NO_SAFE_HASH));
-	SHA1DCSetUseUBC(ctx, !(options & SHA1DC_OPT_NO_UBC));
+	SHA1DCSetUseUBC(ctx, !(options & SHA1DC_OPT_NO_FILTER));
 	SHA1DCSetUseDetectColl(ctx, !(options & SHA1DC_OPT_NO_DETECT_COLL));
 	if (!order)
 		SHA1DCSetDetectReducedRoundCollision(ctx, !!(options & SHA1DC_OPT_REDUCED_ROUND));

@@ -16,6 +16,8 @@ struct align_probe { char c; SHA1_CTX ctx; };
 STATIC_CHECK(sha1_ctx_is_2400_bytes, sizeof(SHA1_CTX) == 2400);
 STATIC_CHECK(sha1_ctx_is_aligned_8, offsetof(struct align_probe, ctx) == 8);
 #endif
+/* Version 1's name of the option stays. */
+STATIC_CHECK(no_ubc_is_no_filter, SHA1DC_OPT_NO_UBC == SHA1DC_OPT_NO_FILTER);
 
 static void on_block(uint64_t offset, const uint32_t *ihv1, const uint32_t *ihv2,
                      const uint32_t *m1, const uint32_t *m2)

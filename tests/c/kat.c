@@ -173,7 +173,7 @@ static void parse_mode(struct section *s, const char *line)
 	if (strstr(line, "detect=off"))
 		options = SHA1DC_OPT_NO_DETECT_COLL;
 	else if (sscanf(line, " safe=%d ubc=%d rr=%d", &safe, &ubc, &rr) == 3)
-		options = (safe ? 0 : SHA1DC_OPT_NO_SAFE_HASH) | (ubc ? 0 : SHA1DC_OPT_NO_UBC) |
+		options = (safe ? 0 : SHA1DC_OPT_NO_SAFE_HASH) | (ubc ? 0 : SHA1DC_OPT_NO_FILTER) |
 			  (rr ? SHA1DC_OPT_REDUCED_ROUND : 0);
 	else
 		return;

@@ -1,6 +1,7 @@
 //! Shared by the integration tests: the test data, the seeded PRNG
 //! (splitmix.rs), the hasher's modes and the known-answer checks (kat.rs),
-//! and a model of detection written from its description (model.rs). The
+//! a model of detection written from its description (model.rs) and the
+//! checks this machine cannot run (skip.rs). The
 //! sha1dcsum crate's tests include this module too.
 #![allow(dead_code)]
 
@@ -8,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 pub mod kat;
 pub mod model;
+pub mod skip;
 mod splitmix;
 
 pub use splitmix::{SplitMix64, splitmix64_bytes};

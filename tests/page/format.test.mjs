@@ -57,10 +57,10 @@ describe('format.js', () => {
     assert.deepEqual(f.PROBLEMS, ['collision', 'mismatch', 'error']);
   });
 
-  it('describes the engine', () => {
-    assert.equal(f.engineText(1), ' · WebAssembly · 1 background worker · runs locally');
-    assert.equal(f.engineText(4), ' · WebAssembly · 4 background workers · runs locally');
-    assert.equal(f.engineFailedText('no wasm'), 'The hashing engine failed to load (no wasm). Reload the page to try again.');
+  it('describes the backend', () => {
+    assert.equal(f.backendText(1), ' · WebAssembly · 1 background worker · runs locally');
+    assert.equal(f.backendText(4), ' · WebAssembly · 4 background workers · runs locally');
+    assert.equal(f.loadFailedText('no wasm'), 'The WebAssembly module failed to load (no wasm). Reload the page to try again.');
   });
 
   it('tallies statuses and writes the summary, mismatches counted', () => {

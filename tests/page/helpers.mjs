@@ -1,4 +1,4 @@
-// The page tests' own plumbing: the static server, a page with the engine loaded, fixtures, and
+// The page tests' own plumbing: the static server, a page with the module loaded, fixtures, and
 // measurements (heap of the page and of its workers over CDP). What every JS test folder needs
 // (paths, Chromium, the test data's tables) comes from tests/shared.mjs.
 
@@ -107,13 +107,13 @@ export function watch(context, page, origin) {
   return { requests, foreign, problems };
 }
 
-/** A fresh context and page on the checker at `url`, engine loaded; `seen` from watch(). */
+/** A fresh context and page on the checker at `url`, module loaded; `seen` from watch(). */
 export async function openChecker(browser, url, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
   const page = await context.newPage();
   const seen = watch(context, page, new URL(url).origin);
   await page.goto(url);
-  await page.waitForSelector('#engine.ok', { timeout: 15_000 });
+  await page.waitForSelector('#backend.ok', { timeout: 15_000 });
   return { context, page, seen };
 }
 

@@ -1,5 +1,5 @@
 // Results the unit tests of the page's modules start from: "abc", the empty message, and the
-// first SHAttered PDF as the engine reports it (tests/data/MANIFEST.tsv has the same values).
+// first SHAttered PDF as the library reports it (tests/data/MANIFEST.tsv has the same values).
 // Importing it loads the package's module the page's own modules use (www/pkg, which
 // scripts/www-pkg.sh copies in), as the page does on its main thread.
 import { readFileSync } from 'node:fs';

@@ -37,7 +37,7 @@ after(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-/** A fresh context and page on the checker, engine loaded. */
+/** A fresh context and page on the checker, module loaded. */
 const open = (options) => openChecker(browser, url, options);
 
 /**
@@ -351,7 +351,7 @@ describe('offline', () => {
     await context.setOffline(true);
     try {
       await page.reload();
-      await page.waitForSelector('#engine.ok', { timeout: 15_000 });
+      await page.waitForSelector('#backend.ok', { timeout: 15_000 });
       assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page');
       const bytes = randomBytes(5000);
       await dropFiles(page, [{ name: 'offline.bin', bytes }, { name: 'shattered-2.pdf', bytes: readFileSync(join(DATA, 'shattered-2.pdf')) }]);
@@ -531,17 +531,17 @@ describe('export', () => {
 });
 
 describe('opened from a file (file://)', () => {
-  it('says on the page why the engine cannot load, and how to serve the page', async () => {
+  it('says on the page why the WebAssembly module cannot load, and how to serve the page', async () => {
     // The page's own policy applies (no bypassCSP): the note must get past it.
     const opened = async (options = {}) => {
       const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
       const page = await context.newPage();
       await page.goto(pathToFileURL(join(WWW, 'index.html')).href);
-      await page.waitForSelector('#engine.bad', { timeout: 10_000 });
+      await page.waitForSelector('#backend.bad', { timeout: 10_000 });
       return { context, page };
     };
     let { context, page } = await opened();
-    const text = await page.textContent('#engine');
+    const text = await page.textContent('#backend');
     assert.match(text, /^This page was opened as a file \(file:\/\/\), and browsers do not run its scripts from a file/);
     assert.match(text, /scripts\/serve\.sh/);
     assert.match(text, /any static web server/);
@@ -561,8 +561,8 @@ describe('opened from a file (file://)', () => {
     const page = await context.newPage();
     await page.route('**/app.js', (route) => route.fulfill({ status: 404, body: 'not found' }));
     await page.goto(url);
-    await page.waitForSelector('#engine.bad', { timeout: 10_000 });
-    assert.match(await page.textContent('#engine'), /^The page’s scripts could not be loaded from this address.*scripts\/serve\.sh/);
+    await page.waitForSelector('#backend.bad', { timeout: 10_000 });
+    assert.match(await page.textContent('#backend'), /^The page’s scripts could not be loaded from this address.*scripts\/serve\.sh/);
     await context.close();
   });
 });

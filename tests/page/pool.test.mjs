@@ -158,15 +158,15 @@ describe('WorkerPool', () => {
     assert.deepEqual(events.filter(([e, id]) => e === 'started' && id === ids[2]).length, 2);
   });
 
-  it('fails queued and later jobs when the engine does not load', async () => {
+  it('fails queued and later jobs when the module does not load', async () => {
     const { pool, events } = makePool(1);
     const id = pool.submit({}, {});
     workers[0].reply({ type: 'failed', message: 'no WebAssembly' });
     assert.equal(pool.broken, 'no WebAssembly');
-    assert.deepEqual(events, [['failed', 'no WebAssembly'], ['error', id, 'The hashing engine did not load.']]);
+    assert.deepEqual(events, [['failed', 'no WebAssembly'], ['error', id, 'The WebAssembly module did not load.']]);
     const late = pool.submit({}, {});
     await tick();
-    assert.deepEqual(events.at(-1), ['error', late, 'The hashing engine did not load.']);
+    assert.deepEqual(events.at(-1), ['error', late, 'The WebAssembly module did not load.']);
     assert.deepEqual(hashes(workers[0]), []);
   });
 });

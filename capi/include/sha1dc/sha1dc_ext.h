@@ -29,13 +29,17 @@
 extern "C" {
 #endif
 
-/* The version of this header's interface. */
-#define SHA1DC_EXT_VERSION 1
+/* The version of this header's interface (2: SHA1DC_OPT_NO_FILTER). */
+#define SHA1DC_EXT_VERSION 2
 
 /* Output the SHA-1 even for a detected collision (SHA1DCSetSafeHash 0). */
 #define SHA1DC_OPT_NO_SAFE_HASH 0x1u
-/* No unavoidable-bit-condition filter (SHA1DCSetUseUBC 0): for tests. */
-#define SHA1DC_OPT_NO_UBC 0x2u
+/* No filter (SHA1DCSetUseUBC 0): every block recompressed for every
+   disturbance vector, not only those whose unavoidable bit conditions it
+   meets; for tests. */
+#define SHA1DC_OPT_NO_FILTER 0x2u
+/* SHA1DC_OPT_NO_FILTER's name in version 1, kept for the programs using it. */
+#define SHA1DC_OPT_NO_UBC SHA1DC_OPT_NO_FILTER
 /* No collision detection: plain SHA-1 (SHA1DCSetUseDetectColl 0). */
 #define SHA1DC_OPT_NO_DETECT_COLL 0x4u
 /* Reduced-round detection too (SHA1DCSetDetectReducedRoundCollision 1). */
