@@ -5,11 +5,11 @@
 //! library asks of a hasher that the Rust API does not offer. Not part of
 //! the Rust API: hidden, and free to change with the C library.
 
+use crate::Hasher;
 use crate::block::{InOrder, expand};
 use crate::compress::step;
 use crate::dv::{DVS, DvKind};
 use crate::filter::per_block::Windows4;
-use crate::Hasher;
 
 /// Drops the plain SHA-1 chain that `hasher` would keep beside the safe
 /// hash's after a collision, for callers that never read it (the
