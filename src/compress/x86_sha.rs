@@ -102,11 +102,11 @@ unsafe fn words(block: &Block, i: usize) -> __m128i {
     unsafe { _mm_shuffle_epi8(_mm_loadu_si128(bytes.as_ptr().cast()), reverse()) }
 }
 
-/// The 80 schedule words of `block` by the rounds' own vector recurrence,
-/// four a vector, the first in the top lane, as the rounds hold them.
+/// The 80 schedule words of `block`, by the rounds' own vector recurrence.
 #[inline(always)]
-pub(crate) unsafe fn schedule_groups(block: &Block) -> [__m128i; 20] {
-    // SAFETY: the caller's features.
+pub(crate) unsafe fn schedule(block: &Block) -> [u32; 80] {
+    // SAFETY: the caller's features; each store writes four words inside
+    // the 80.
     unsafe {
         let mut v = [_mm_setzero_si128(); 20];
         for (k, x) in v.iter_mut().take(4).enumerate() {
@@ -115,18 +115,8 @@ pub(crate) unsafe fn schedule_groups(block: &Block) -> [__m128i; 20] {
         for i in 4..20 {
             v[i] = schedule_words(i, &v);
         }
-        v
-    }
-}
-
-/// The 80 schedule words of `block`, in order.
-#[inline(always)]
-pub(crate) unsafe fn schedule(block: &Block) -> [u32; 80] {
-    // SAFETY: the caller's features; each store writes four words inside
-    // the 80.
-    unsafe {
         let mut w = [0u32; 80];
-        for (k, x) in schedule_groups(block).iter().enumerate() {
+        for (k, x) in v.iter().enumerate() {
             _mm_storeu_si128(
                 w[4 * k..4 * k + 4].as_mut_ptr().cast(),
                 _mm_shuffle_epi32::<0x1b>(*x),

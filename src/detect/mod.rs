@@ -90,31 +90,11 @@ pub(crate) trait KeepingRounds: Rounds {
     ) -> Option<usize>;
 }
 
-/// Rounds that run detection beside them ([`detect_beside`]): a block's
-/// filter, which reads the schedule (stored as the rounds expand it, or
-/// expanded first), and the test of a candidate DV, whose rounds are
-/// independent of the block's and run in the latency those leave.
+/// Rounds whose test of a candidate DV can run beside the rounds of the
+/// next block ([`detect_beside`]): the two chains are independent, so the
+/// test's rounds run in the latency the block's leave.
 #[cfg(target_arch = "x86_64")]
-pub(crate) trait BesideRounds: KeepingRounds {
-    /// The schedule of `block` as [`block`](KeepingRounds::block) stores
-    /// it, without the rounds.
-    ///
-    /// # Safety
-    /// As [`Rounds::compress`] (so for the next two).
-    unsafe fn expand(block: &Block, schedule: &mut Self::Schedule);
-
-    /// [`KeepingRounds::block`] of a block whose schedule
-    /// [`expand`](Self::expand) already stored, so that what runs beside
-    /// can read all of it from the first group.
-    ///
-    /// # Safety
-    /// Also what `beside` needs.
-    unsafe fn block_expanded(
-        chain: &mut Self::Chain,
-        block: &Block,
-        beside: &mut impl Beside,
-    ) -> State;
-
+pub(crate) trait TestsBeside: KeepingRounds {
     /// The test of one DV in flight: work beside the rounds, which holds
     /// what it reads of the block.
     type Test: Beside;
@@ -123,6 +103,7 @@ pub(crate) trait BesideRounds: KeepingRounds {
     /// in `schedule`.
     ///
     /// # Safety
+    /// As [`Rounds::compress`] (so for the next).
     unsafe fn test_beside(block: &Compressed, schedule: &Self::Schedule, dv: usize) -> Self::Test;
 
     /// Whether the test, run beside the 20 groups of a block, found the
@@ -306,6 +287,12 @@ pub(crate) trait FilterBeside<S> {
     /// # Safety
     /// The CPU must support what the form needs.
     unsafe fn finish(schedule: &S, killed: Self::V) -> u32;
+
+    /// The DV mask of a block with no next block to run beside.
+    ///
+    /// # Safety
+    /// As [`finish`](Self::finish).
+    unsafe fn alone(schedule: &S) -> u32;
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -322,33 +309,6 @@ const _: () = assert!(BESIDE <= 40);
 
 #[cfg(target_arch = "x86_64")]
 impl<V: Vector, S: Schedule> Entries<'_, V, S> {
-    /// The filter of a schedule none of whose entries ran yet.
-    ///
-    /// # Safety
-    /// The CPU must support `V`'s instruction set.
-    #[inline(always)]
-    unsafe fn new(schedule: &S) -> Entries<'_, V, S> {
-        // SAFETY: the caller checked the CPU.
-        let killed = unsafe { V::splat(0) };
-        Entries { schedule, killed }
-    }
-
-    /// The block's DV mask, its entries beside the rounds done.
-    ///
-    /// # Safety
-    /// The CPU must support what `F` needs.
-    #[inline(always)]
-    unsafe fn mask<F: FilterBeside<S, V = V>>(&self) -> u32 {
-        // SAFETY (both): the caller checked the CPU.
-        unsafe {
-            if self.killed.or_lanes() == u32::MAX {
-                0
-            } else {
-                F::finish(self.schedule, self.killed)
-            }
-        }
-    }
-
     /// Entry `k` of the table, if it runs beside the rounds, held in place.
     ///
     /// # Safety
@@ -390,7 +350,7 @@ impl<V: Vector, S: Schedule> Beside for Entries<'_, V, S> {
 /// # Safety
 /// The CPU must support `R`'s instructions and what `F` needs.
 #[inline(always)]
-unsafe fn detect_beside<R: BesideRounds, F: FilterBeside<R::Schedule>>(
+unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
@@ -403,21 +363,6 @@ unsafe fn detect_beside<R: BesideRounds, F: FilterBeside<R::Schedule>>(
     unsafe {
         let mut rounds = R::load(chain);
         let chain_in = rounds;
-        if blocks.len() == 1 {
-            // A block alone: its filter beside its own rounds.
-            R::expand(first, even);
-            let mut own = Entries::<F::V, _>::new(&*even);
-            let before_60 = R::block_expanded(&mut rounds, first, &mut own);
-            let block = Behind {
-                chain_in,
-                chain_out: rounds,
-                before_60,
-            };
-            *chain = R::store(rounds);
-            return block
-                .test::<R>(even, own.mask::<F>(), reduced_round)
-                .map(|dv| (0, dv));
-        }
         let before_60 = R::block(&mut rounds, first, even, &mut ());
         let mut behind = Behind {
             chain_in,
@@ -428,14 +373,32 @@ unsafe fn detect_beside<R: BesideRounds, F: FilterBeside<R::Schedule>>(
         let mut pending: Option<(R::Test, R::Chain, usize)> = None;
         let mut i = 1;
         // Block i into `$cur`, beside it the filter of block i - 1 (in
-        // `$old`) and a pending test; the last block after the loop.
+        // `$old`) and a pending test; or, past the last block, those alone.
         macro_rules! step {
             ($cur:ident, $old:ident) => {
-                if i + 1 == blocks.len() {
-                    break;
+                if i == blocks.len() {
+                    if let Some((mut test, out, dv)) = pending.take() {
+                        for g in 0..20 {
+                            test.group(g);
+                        }
+                        if R::matched(&test) {
+                            *chain = R::store(out);
+                            return Some((i - 2, dv));
+                        }
+                    }
+                    let found = behind.test::<R>($old, F::alone($old), reduced_round);
+                    *chain = R::store(if found.is_some() {
+                        behind.chain_out
+                    } else {
+                        rounds
+                    });
+                    return found.map(|dv| (i - 1, dv));
                 }
                 let chain_in = rounds;
-                let mut entries = Entries::new(&*$old);
+                let mut entries = Entries {
+                    schedule: &*$old,
+                    killed: F::V::splat(0),
+                };
                 let before_60 = match &mut pending {
                     None => R::block(&mut rounds, &blocks[i], $cur, &mut entries),
                     Some((test, _, _)) => {
@@ -448,7 +411,11 @@ unsafe fn detect_beside<R: BesideRounds, F: FilterBeside<R::Schedule>>(
                         return Some((i - 2, dv));
                     }
                 }
-                let mask = entries.mask::<F>();
+                let mask = if entries.killed.or_lanes() == u32::MAX {
+                    0
+                } else {
+                    F::finish($old, entries.killed)
+                };
                 if mask & mask.wrapping_sub(1) == 0 && mask != 0 && !reduced_round {
                     let dv = mask.trailing_zeros() as usize;
                     let test = R::test_beside(&behind.compressed::<R>(), $old, dv);
@@ -469,41 +436,6 @@ unsafe fn detect_beside<R: BesideRounds, F: FilterBeside<R::Schedule>>(
             step!(odd, even);
             step!(even, odd);
         }
-        // The last block, its schedule expanded first: its own filter
-        // beside its rounds too, as nothing follows to run it beside.
-        let (cur, old) = if i % 2 == 1 {
-            (&mut *odd, &*even)
-        } else {
-            (&mut *even, &*odd)
-        };
-        let last = &blocks[i];
-        let chain_in = rounds;
-        R::expand(last, cur);
-        let (mut entries, mut own) = (Entries::new(old), Entries::new(&*cur));
-        let filters = &mut (&mut entries, &mut own);
-        let before_60 = match &mut pending {
-            None => R::block_expanded(&mut rounds, last, filters),
-            Some((test, _, _)) => R::block_expanded(&mut rounds, last, &mut (filters, test)),
-        };
-        if let Some((test, out, dv)) = pending.take() {
-            if R::matched(&test) {
-                *chain = R::store(out);
-                return Some((i - 2, dv));
-            }
-        }
-        if let Some(dv) = behind.test::<R>(old, entries.mask::<F>(), reduced_round) {
-            *chain = R::store(behind.chain_out);
-            return Some((i - 1, dv));
-        }
-        let block = Behind {
-            chain_in,
-            chain_out: rounds,
-            before_60,
-        };
-        *chain = R::store(rounds);
-        block
-            .test::<R>(cur, own.mask::<F>(), reduced_round)
-            .map(|dv| (i, dv))
     }
 }
 

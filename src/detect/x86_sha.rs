@@ -9,11 +9,9 @@
 use core::arch::x86_64::*;
 
 use super::recompress::{TestStates, dvs_of, first_match, partner_at_boundary, partner_before_64};
-use super::{BesideRounds, Candidates, Compressed, KeepingRounds, Rounds};
+use super::{Candidates, Compressed, KeepingRounds, Rounds, TestsBeside};
 use crate::block::{Block, InOrder, Mirrored, Schedule};
-use crate::compress::x86_sha::{
-    Observer, block_rounds, load, schedule, schedule_groups, state_of, store,
-};
+use crate::compress::x86_sha::{Observer, block_rounds, load, schedule, state_of, store};
 use crate::compress::{Beside, State};
 use crate::dv::DVS;
 use crate::filter::per_block::BESIDE;
@@ -39,8 +37,7 @@ impl Observer for Before60<'_> {
 /// schedule first, so the filter's loads need not wait for the rounds,
 /// measured slower.)
 struct KeepSchedule<'a, B> {
-    /// None where the schedule was expanded before the rounds.
-    schedule: Option<&'a mut Mirrored>,
+    schedule: &'a mut Mirrored,
     before_60: State,
     beside: &'a mut B,
 }
@@ -56,14 +53,12 @@ impl<B: Beside> Observer for KeepSchedule<'_, B> {
 
     #[inline(always)]
     unsafe fn words(&mut self, i: usize, v: __m128i) {
+        let at = self.schedule.group_mut(i);
         // SAFETY (both): SSE2 (the caller's); `at` is four writable words
         // and storeu takes any alignment; the caller guarantees what
         // `beside` needs.
         unsafe {
-            if let Some(schedule) = &mut self.schedule {
-                let at = schedule.group_mut(i);
-                _mm_storeu_si128(at.as_mut_ptr().cast(), v);
-            }
+            _mm_storeu_si128(at.as_mut_ptr().cast(), v);
             self.beside.group(i);
         }
     }
@@ -130,7 +125,7 @@ impl KeepingRounds for ShaNi {
         beside: &mut impl Beside,
     ) -> State {
         let mut record = KeepSchedule {
-            schedule: Some(schedule),
+            schedule,
             before_60: [0; 5],
             beside,
         };
@@ -146,36 +141,8 @@ impl KeepingRounds for ShaNi {
     }
 }
 
-impl BesideRounds for ShaNi {
+impl TestsBeside for ShaNi {
     type Test = PartnerBeside;
-
-    #[inline(always)]
-    unsafe fn expand(block: &Block, schedule: &mut Mirrored) {
-        // SAFETY (both): the caller checked the CPU; `at` is four writable
-        // words and storeu takes any alignment.
-        unsafe {
-            for (i, v) in schedule_groups(block).into_iter().enumerate() {
-                let at = schedule.group_mut(i);
-                _mm_storeu_si128(at.as_mut_ptr().cast(), v);
-            }
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn block_expanded(
-        chain: &mut Self::Chain,
-        block: &Block,
-        beside: &mut impl Beside,
-    ) -> State {
-        let mut record = KeepSchedule {
-            schedule: None,
-            before_60: [0; 5],
-            beside,
-        };
-        // SAFETY: the caller checked the CPU.
-        unsafe { block_rounds(&mut chain.0, &mut chain.1, block, &mut record) };
-        record.before_60
-    }
 
     #[inline(always)]
     unsafe fn test_beside(block: &Compressed, schedule: &Mirrored, dv: usize) -> PartnerBeside {
@@ -259,6 +226,12 @@ impl super::FilterBeside<Mirrored> for Sse2Filter {
     unsafe fn finish(schedule: &Mirrored, killed: __m128i) -> u32 {
         finish_sse2(schedule, killed)
     }
+
+    #[inline(always)]
+    unsafe fn alone(schedule: &Mirrored) -> u32 {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { Windows4::mask::<__m128i, Mirrored>(schedule) }
+    }
 }
 
 /// The rest of the 4-lane table for the blocks its first entries left a
@@ -335,6 +308,12 @@ impl super::FilterBeside<Mirrored> for Avx512Filter {
     unsafe fn finish(schedule: &Mirrored, killed: Self::V) -> u32 {
         // SAFETY: the caller checked the CPU.
         unsafe { finish_avx512(schedule, killed) }
+    }
+
+    #[inline(always)]
+    unsafe fn alone(schedule: &Mirrored) -> u32 {
+        // SAFETY: the caller checked the CPU.
+        unsafe { Windows4::mask::<Self::V, Mirrored>(schedule) }
     }
 }
 
