@@ -253,6 +253,21 @@ impl Engine {
         self.record.outcome(&self.chain)
     }
 
+    /// [`finalize`](Self::finalize) leaving this engine as it is, for a
+    /// caller that goes on with the message (the C library's `SHA1DCFinal`):
+    /// only the chain, the record and the counts are copied, not the bytes
+    /// buffered, which the padding reads in place.
+    pub(crate) fn outcome_so_far(&self, report: &mut Reporter<'_>) -> Outcome {
+        let (pad, count) = block::padding(self.partial.bytes(), self.len);
+        let mut end = Engine {
+            partial: Partial::EMPTY,
+            held: None,
+            ..*self
+        };
+        end.process_end(self.held.as_ref(), &pad[..count], report);
+        end.record.outcome(&end.chain)
+    }
+
     /// `last`, the message's last whole block where it was kept back, and
     /// the padding blocks `pad` in one call: a short message's blocks reach
     /// the backend together (a block's filter beside the next one's rounds).

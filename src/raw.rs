@@ -11,6 +11,19 @@ use crate::compress::step;
 use crate::dv::{DVS, DvKind};
 use crate::filter::per_block::Windows4;
 
+/// The outcome of `hasher`'s message so far, the hasher left as it is (a
+/// message that goes on after it), calling `report` for each flagged block
+/// the end compresses: the reference's `SHA1DCFinal` as the C library keeps
+/// it, without a copy of the whole hasher.
+pub fn outcome_so_far(
+    hasher: &Hasher,
+    report: Option<&mut dyn FnMut(&crate::CollisionBlock)>,
+) -> crate::Outcome {
+    hasher
+        .engine
+        .outcome_so_far(&mut crate::record::Reporter(report))
+}
+
 /// Drops the plain SHA-1 chain that `hasher` would keep beside the safe
 /// hash's after a collision, for callers that never read it (the
 /// reference's API has no plain SHA-1): a flagged message then costs no

@@ -4,7 +4,7 @@
 use core::mem::{ManuallyDrop, align_of, needs_drop, size_of};
 use core::ptr;
 
-use sha1dc_wasm::{CollisionBlock, Hasher, Outcome};
+use sha1dc_wasm::{CollisionBlock, Hasher, Outcome, raw};
 
 use crate::c_int;
 
@@ -78,7 +78,7 @@ impl Context {
         }
         // C reads only the digest: after a collision the safe hash's chain
         // alone goes on.
-        sha1dc_wasm::raw::drop_plain_sha1(&mut hasher);
+        raw::drop_plain_sha1(&mut hasher);
         let context = Context {
             tag: TAG,
             callback: None,
@@ -144,20 +144,21 @@ impl Context {
         }
     }
 
-    /// The outcome of the message so far, from a copy: the context goes on
-    /// as it was.
+    /// The outcome of the message so far: the context goes on as it was.
     pub(crate) fn finalize(&mut self) -> Outcome {
-        let hasher = self.hasher.clone();
         match self.callback {
-            None => hasher.finalize(),
+            None => raw::outcome_so_far(&self.hasher, None),
             Some(callback) => {
                 // Blocks past the last whole one hold the padding, which a
                 // message that goes on does not have: not remembered.
                 let whole = self.hasher.len() & !63;
                 let reported_until = &mut self.reported_until;
-                hasher.finalize_reporting(&mut |block| {
-                    report(callback, reported_until, block, block.offset() < whole);
-                })
+                raw::outcome_so_far(
+                    &self.hasher,
+                    Some(&mut |block: &CollisionBlock| {
+                        report(callback, reported_until, block, block.offset() < whole);
+                    }),
+                )
             }
         }
     }

@@ -114,9 +114,10 @@ g++ -std=c++11 -Wall -Wextra -Werror $cflags -o "$work/hxx-static" tests/c/heade
 "$work/hxx-static"
 echo "ok"
 
-say "the README's C example"
-awk '/^## C \(libsha1detectcoll\)/ { c = 1 } c && /^```c$/ { p = 1; next } p && /^```$/ { exit } p' \
-  README.md >"$work/example.c"
+say "capi/README.md's C example"
+awk '/^## Use$/ { c = 1 } c && /^```c$/ { p = 1; next } p && /^```$/ { exit } p' \
+  capi/README.md >"$work/example.c"
+[ -s "$work/example.c" ] || { echo "no C example under capi/README.md's Use" >&2; exit 1; }
 # shellcheck disable=SC2086
 gcc -Wall -Werror -o "$work/example" "$work/example.c" $cflags $dynamic
 status=0
