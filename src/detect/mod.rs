@@ -452,7 +452,10 @@ pub(crate) enum PerBlock {
     #[cfg(target_arch = "x86_64")]
     ShaNiAvx2,
     /// SHA-NI rounds with AVX-512VL, the 4-lane AVX-512VL filter of each
-    /// block beside the rounds of the next ([`detect_beside`]).
+    /// block beside the rounds of the next ([`detect_beside`]). A call of
+    /// at most [`SHORT_CALL`] blocks takes the `ShaNiAvx2` form instead:
+    /// there the last block's filter, which has no next block to hide in,
+    /// costs more than the 8-lane filter behind every block.
     #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
     ShaNiAvx512,
     /// Portable rounds, the 4-lane NEON filter.
@@ -462,6 +465,12 @@ pub(crate) enum PerBlock {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     PortableSimd128,
 }
+
+/// The most blocks a call of the `ShaNiAvx512` form filters behind the
+/// rounds (with AVX2) rather than beside them, chosen by timing one-shot
+/// messages of 64 bytes to 1 KiB.
+#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+const SHORT_CALL: usize = 3;
 
 impl PerBlock {
     /// [`detect_blocks`] in this form.
@@ -479,6 +488,10 @@ impl PerBlock {
                 PerBlock::ShaNiSse2 => x86_sha::detect_sse2(chain, blocks, reduced_round),
                 #[cfg(target_arch = "x86_64")]
                 PerBlock::ShaNiAvx2 => x86_sha::detect_avx2(chain, blocks, reduced_round),
+                #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+                PerBlock::ShaNiAvx512 if blocks.len() <= SHORT_CALL => {
+                    x86_sha::detect_avx2(chain, blocks, reduced_round)
+                }
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
                 PerBlock::ShaNiAvx512 => x86_sha::detect_avx512(chain, blocks, reduced_round),
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
