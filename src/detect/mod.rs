@@ -452,10 +452,10 @@ pub(crate) enum PerBlock {
     #[cfg(target_arch = "x86_64")]
     ShaNiAvx2,
     /// SHA-NI rounds with AVX-512VL, the 4-lane AVX-512VL filter of each
-    /// block beside the rounds of the next ([`detect_beside`]). A call of
-    /// at most [`SHORT_CALL`] blocks takes the `ShaNiAvx2` form instead:
-    /// there the last block's filter, which has no next block to hide in,
-    /// costs more than the 8-lane filter behind every block.
+    /// block beside the rounds of the next ([`detect_beside`]). On AMD a
+    /// call of at most [`SHORT_CALL`] blocks takes the `ShaNiAvx2` form
+    /// instead: there the last block's filter, which has no next block to
+    /// hide in, costs more than the 8-lane filter behind every block.
     #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
     ShaNiAvx512,
     /// Portable rounds, the 4-lane NEON filter.
@@ -489,7 +489,9 @@ impl PerBlock {
                 #[cfg(target_arch = "x86_64")]
                 PerBlock::ShaNiAvx2 => x86_sha::detect_avx2(chain, blocks, reduced_round),
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                PerBlock::ShaNiAvx512 if blocks.len() <= SHORT_CALL => {
+                PerBlock::ShaNiAvx512
+                    if blocks.len() <= SHORT_CALL && x86_sha::short_calls_behind() =>
+                {
                     x86_sha::detect_avx2(chain, blocks, reduced_round)
                 }
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
