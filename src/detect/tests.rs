@@ -173,8 +173,10 @@ fn partner_at_boundary_is_the_stepped_partner() {
 /// a collision block wherever it falls in a call (first, last, at each
 /// place of a form's unrolled loop, with up to four blocks after it, as a
 /// form that tests a candidate beside a later block's rounds sees them),
-/// with the plain chain after it, as the scalar test finds it; and a call without one compresses as plain
-/// SHA-1. Reduced-round detection on its own collision.
+/// with the plain chain after it, as the scalar test finds it; and a call
+/// without one compresses as plain SHA-1. Reduced-round detection on its
+/// own collision. The AVX-512 beside form also directly, as the dispatch
+/// may send short calls elsewhere on this CPU.
 #[test]
 fn per_block_forms_find_the_block_anywhere_in_a_call() {
     let files: [(&[u8], bool); 3] = [
@@ -186,14 +188,23 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
         ),
     ];
     // Each backend's form, those this CPU cannot run skipped (failed under CI).
-    let mut forms = Vec::new();
+    type Detect = Box<dyn Fn(&mut [u32; 5], &[Block], bool) -> Option<(usize, usize)>>;
+    let mut forms: Vec<(&str, Detect)> = Vec::new();
     for backend in Backend::all() {
         let form = match backend.per_block {
             Some(form) => form,
             None => continue,
         };
         if (backend.supported)() {
-            forms.push((backend.name, form));
+            forms.push((backend.name, Box::new(move |c, b, r| form.detect(c, b, r))));
+            #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+            if matches!(form, super::PerBlock::ShaNiAvx512) {
+                // SAFETY: this CPU runs the backend, so the form's instructions.
+                let beside = |c: &mut [u32; 5], b: &[Block], r| unsafe {
+                    super::x86_sha::detect_avx512(c, b, r)
+                };
+                forms.push(("sha-ni+avx512, beside, any length", Box::new(beside)));
+            }
         } else {
             crate::skip::skip_or_fail(&format!(
                 "this CPU cannot run backend {}: its per-block form is not tested",
@@ -224,11 +235,11 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
             chains.push(chain_out);
         }
         let (at, dv) = flagged.expect("the file has a collision block");
-        for &(name, form) in &forms {
+        for (name, detect) in &forms {
             for start in 0..=at {
                 for end in start + 1..=(at + 5).min(blocks.len()) {
                     let mut chain = chains[start];
-                    let got = form.detect(&mut chain, &blocks[start..end], reduced_round);
+                    let got = detect(&mut chain, &blocks[start..end], reduced_round);
                     let what = format!("{name}: blocks {start}..{end}");
                     if end > at {
                         assert_eq!(got, Some((at - start, dv)), "{what}");
