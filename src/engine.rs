@@ -299,7 +299,7 @@ impl Engine {
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
                 self.backend.compressor.compress(sha1_chain, rest);
             }
-            rest = match self.backend.per_block {
+            rest = match self.backend.per_block() {
                 Some(form) if self.config.use_filter => self.detect_per_block(form, rest, report),
                 _ => self.detect_filtered_ahead(rest, report),
             };

@@ -33,14 +33,14 @@ mod little {
             supported: has_sha::get,
             compressor: Armv8,
             simd: Simd::Neon,
-            per_block: None,
+            per_block_listed: None,
         },
         Backend {
             name: "neon",
             supported: || true,
             compressor: Portable,
             simd: Simd::Neon,
-            per_block: Some(PortableNeon),
+            per_block_listed: Some(PortableNeon),
         },
     ];
 }

@@ -40,8 +40,9 @@ pub(crate) struct Backend {
     pub simd: Simd,
     /// Detection one block at a time (the per-block filter on the schedule
     /// the rounds store); without it, blocks are filtered ahead, one block
-    /// per vector lane.
-    pub per_block: Option<PerBlock>,
+    /// per vector lane. As the table lists it: [`Backend::per_block`] gives
+    /// it as this CPU runs it.
+    pub per_block_listed: Option<PerBlock>,
 }
 
 impl fmt::Debug for Backend {
@@ -78,10 +79,19 @@ static PORTABLE: Backend = Backend {
     supported: || true,
     compressor: Compressor::Portable,
     simd: Simd::PORTABLE,
-    per_block: None,
+    per_block_listed: None,
 };
 
 impl Backend {
+    /// Its per-block form as this CPU runs it: the architecture's file may
+    /// tune the listed one to the CPU (x86-64: by vendor).
+    pub(crate) fn per_block(&self) -> Option<PerBlock> {
+        #[cfg(target_arch = "x86_64")]
+        return self.per_block_listed.map(x86_64::per_block);
+        #[cfg(not(target_arch = "x86_64"))]
+        self.per_block_listed
+    }
+
     /// Every backend this build knows, fastest first; `portable` is last.
     pub(crate) fn all() -> impl Iterator<Item = &'static Backend> {
         ARCH.iter().chain(core::iter::once(&PORTABLE))

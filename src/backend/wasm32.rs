@@ -15,7 +15,7 @@ pub(super) static BACKENDS: &[Backend] = &[Backend {
     supported: || true,
     compressor: crate::compress::Compressor::Portable,
     simd: crate::vector::Simd::Simd128,
-    per_block: Some(crate::detect::PerBlock::PortableSimd128),
+    per_block_listed: Some(crate::detect::PerBlock::PortableSimd128),
 }];
 
 #[cfg(not(target_feature = "simd128"))]

@@ -452,12 +452,13 @@ pub(crate) enum PerBlock {
     #[cfg(target_arch = "x86_64")]
     ShaNiAvx2,
     /// SHA-NI rounds with AVX-512VL, the 4-lane AVX-512VL filter of each
-    /// block beside the rounds of the next ([`detect_beside`]). On AMD a
-    /// call of at most [`SHORT_CALL`] blocks takes the `ShaNiAvx2` form
-    /// instead: there the last block's filter, which has no next block to
-    /// hide in, costs more than the 8-lane filter behind every block.
+    /// block beside the rounds of the next ([`detect_beside`]). With
+    /// `short_calls_behind`, a call of at most [`SHORT_CALL`] blocks takes
+    /// the `ShaNiAvx2` form instead: where the last block's filter, which
+    /// has no next block to hide in, costs more than the 8-lane filter
+    /// behind every block (the backend table sets it: src/backend/x86_64.rs).
     #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-    ShaNiAvx512,
+    ShaNiAvx512 { short_calls_behind: bool },
     /// Portable rounds, the 4-lane NEON filter.
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     PortableNeon,
@@ -489,13 +490,15 @@ impl PerBlock {
                 #[cfg(target_arch = "x86_64")]
                 PerBlock::ShaNiAvx2 => x86_sha::detect_avx2(chain, blocks, reduced_round),
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                PerBlock::ShaNiAvx512
-                    if blocks.len() <= SHORT_CALL && x86_sha::short_calls_behind() =>
-                {
+                PerBlock::ShaNiAvx512 {
+                    short_calls_behind: true,
+                } if blocks.len() <= SHORT_CALL => {
                     x86_sha::detect_avx2(chain, blocks, reduced_round)
                 }
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                PerBlock::ShaNiAvx512 => x86_sha::detect_avx512(chain, blocks, reduced_round),
+                PerBlock::ShaNiAvx512 { .. } => {
+                    x86_sha::detect_avx512(chain, blocks, reduced_round)
+                }
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 PerBlock::PortableNeon => portable::detect::<core::arch::aarch64::uint32x4_t>(
                     chain,

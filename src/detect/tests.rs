@@ -191,19 +191,22 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
     type Detect = Box<dyn Fn(&mut [u32; 5], &[Block], bool) -> Option<(usize, usize)>>;
     let mut forms: Vec<(&str, Detect)> = Vec::new();
     for backend in Backend::all() {
-        let form = match backend.per_block {
+        let form = match backend.per_block() {
             Some(form) => form,
             None => continue,
         };
         if (backend.supported)() {
             forms.push((backend.name, Box::new(move |c, b, r| form.detect(c, b, r))));
+            // The AVX-512 form both ways, whichever this CPU's vendor takes.
             #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-            if matches!(form, super::PerBlock::ShaNiAvx512) {
-                // SAFETY: this CPU runs the backend, so the form's instructions.
-                let beside = |c: &mut [u32; 5], b: &[Block], r| unsafe {
-                    super::x86_sha::detect_avx512(c, b, r)
-                };
-                forms.push(("sha-ni+avx512, beside, any length", Box::new(beside)));
+            if matches!(form, super::PerBlock::ShaNiAvx512 { .. }) {
+                for (name, short_calls_behind) in [
+                    ("sha-ni+avx512, short calls beside", false),
+                    ("sha-ni+avx512, short calls behind", true),
+                ] {
+                    let form = super::PerBlock::ShaNiAvx512 { short_calls_behind };
+                    forms.push((name, Box::new(move |c, b, r| form.detect(c, b, r))));
+                }
             }
         } else {
             crate::skip::skip_or_fail(&format!(

@@ -259,31 +259,6 @@ pub(super) unsafe fn detect_avx2(
     unsafe { super::detect_blocks::<ShaNi>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
 }
 
-/// Whether short calls of the AVX-512 form are filtered behind the rounds
-/// (`PerBlock::ShaNiAvx512`): on AMD, where that measured faster (Zen 4);
-/// not elsewhere, where it was not measured and the Xeon's earlier
-/// figures had the beside form ahead at 64 bytes. The CPU's vendor (CPUID
-/// leaf 0), read once.
-#[cfg(sha1dc_avx512)]
-pub(super) fn short_calls_behind() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
-    // 0: not read yet; 1: AMD; 2: another vendor.
-    static VENDOR: AtomicU8 = AtomicU8::new(0);
-    match VENDOR.load(Relaxed) {
-        1 => true,
-        2 => false,
-        _ => {
-            // SAFETY: every x86-64 CPU has CPUID and its leaf 0.
-            #[allow(unused_unsafe)]
-            let id = unsafe { core::arch::x86_64::__cpuid(0) };
-            // "AuthenticAMD" in EBX, EDX, ECX.
-            let amd = (id.ebx, id.edx, id.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
-            VENDOR.store(if amd { 1 } else { 2 }, Relaxed);
-            amd
-        }
-    }
-}
-
 /// Detection one block at a time, the rounds compiled with AVX-512VL
 /// (rotates and three-input logic in the schedule), with the 4-lane
 /// AVX-512VL filter of each block beside the rounds of the next
@@ -580,23 +555,6 @@ mod tests {
     use crate::compress::x86_sha::{block_rounds, load, schedule, store};
     use crate::detect::recompress::recompress;
     use crate::splitmix::SplitMix64;
-
-    /// The vendor CPUID gives is the one Linux reports.
-    #[cfg(sha1dc_avx512)]
-    #[test]
-    fn the_vendor_is_the_one_linux_reports() {
-        let info = match std::fs::read_to_string("/proc/cpuinfo") {
-            Ok(info) => info,
-            Err(_) => {
-                return crate::skip::skip_or_fail("no /proc/cpuinfo to compare the vendor with");
-            }
-        };
-        let amd = info
-            .lines()
-            .any(|l| l.starts_with("vendor_id") && l.ends_with("AuthenticAMD"));
-        assert_eq!(short_calls_behind(), amd);
-        assert_eq!(short_calls_behind(), amd, "read once, the same");
-    }
 
     fn has_sha_ni() -> bool {
         let yes = std::arch::is_x86_feature_detected!("sha")
