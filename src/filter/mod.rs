@@ -72,22 +72,17 @@ macro_rules! filter_impl {
                     $(
                         expand_words!(w; $($word)*);
                         {
-                            // In the top bit: `same` is set when the two bits of
-                            // every "equal" condition agree; `differ` when those
-                            // of every "differ" condition do not.
-                            let mut same = V::splat(0);
-                            let mut differ = V::splat(u32::MAX);
+                            let mut broken = V::none_broken();
                             $(
-                                let a = w[$t1].shl_top::<{ 31 - $b1 }>();
-                                let b = w[$t2].shl_top::<{ 31 - $b2 }>();
-                                if $differ == 1 {
-                                    differ = differ.and_xor(a, b);
-                                } else {
-                                    same = same.or_xor(a, b);
-                                }
+                                broken = V::break_unless::<
+                                    { 31 - $b1 },
+                                    { 31 - $b2 },
+                                    { ($b1 + 32 - $b2) % 32 },
+                                    { $differ == 1 },
+                                >(broken, w[$t1], w[$t2]);
                             )*
                             // Lanes that break a condition lose this group's DVs.
-                            self.mask = self.mask.drop_dvs(same, differ, $dvs);
+                            self.mask = self.mask.drop_broken(broken, $dvs);
                         }
                     )*
                 }

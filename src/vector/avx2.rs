@@ -10,6 +10,7 @@ use super::Vector;
 use crate::block::Block;
 
 impl Vector for __m256i {
+    super::top_bit_conditions!();
     const LANES: usize = 8;
     type Narrow = Self;
     #[inline(always)]

@@ -12,6 +12,33 @@ use super::Vector;
 use crate::block::Block;
 
 impl Vector for __m512i {
+    /// The lanes some condition broke, one bit each.
+    type Broken = __mmask16;
+    #[inline(always)]
+    unsafe fn none_broken() -> __mmask16 {
+        0
+    }
+    #[inline(always)]
+    unsafe fn break_unless<const SA: i32, const SB: i32, const ROT: i32, const DIFFER: bool>(
+        broken: __mmask16,
+        a: Self,
+        b: Self,
+    ) -> __mmask16 {
+        unsafe {
+            let x = _mm512_xor_si512(a, _mm512_rol_epi32::<ROT>(b));
+            let bit = _mm512_set1_epi32(1 << (31 - SA));
+            let k = if DIFFER {
+                _mm512_testn_epi32_mask(x, bit)
+            } else {
+                _mm512_test_epi32_mask(x, bit)
+            };
+            broken | k
+        }
+    }
+    #[inline(always)]
+    unsafe fn drop_broken(self, broken: __mmask16, dvs: u32) -> Self {
+        unsafe { _mm512_mask_and_epi32(self, broken, self, _mm512_set1_epi32(!dvs as i32)) }
+    }
     const LANES: usize = 16;
     type Narrow = Vl128;
     #[inline(always)]
@@ -170,6 +197,7 @@ impl Vector for __m512i {
 pub(crate) struct Vl128(__m128i);
 
 impl Vector for Vl128 {
+    super::top_bit_conditions!();
     #[inline(always)]
     fn hold(&mut self) {
         self.0.hold();

@@ -177,6 +177,24 @@ pub(crate) trait Vector: Copy {
         // SAFETY: the caller guarantees the instruction set.
         unsafe { self.and(a.xor(b)) }
     }
+    /// What the conditions of one group gather, lane by lane, before the
+    /// group's DVs are dropped: the top bits of `same` and `differ` (see
+    /// [`Vector::drop_dvs`]) in [`top_bit_conditions!`], the broken lanes in
+    /// a mask register with AVX-512.
+    type Broken: Copy;
+    /// No condition broken yet.
+    unsafe fn none_broken() -> Self::Broken;
+    /// `broken` and the lanes where bit `31 - SA` of `a` and bit `31 - SB`
+    /// of `b` break their condition: they must differ when `DIFFER`, agree
+    /// otherwise. `ROT` is `(SB - SA) mod 32`, the rotation that brings the
+    /// second bit beside the first.
+    unsafe fn break_unless<const SA: i32, const SB: i32, const ROT: i32, const DIFFER: bool>(
+        broken: Self::Broken,
+        a: Self,
+        b: Self,
+    ) -> Self::Broken;
+    /// The mask `self` less the DVs `dvs` in the lanes `broken` holds.
+    unsafe fn drop_broken(self, broken: Self::Broken, dvs: u32) -> Self;
     /// The mask `self` less the DVs `dvs` in the lanes where a condition
     /// broke: where the top bit of `same` is set or that of `differ` clear.
     #[inline(always)]
@@ -188,6 +206,41 @@ pub(crate) trait Vector: Copy {
         }
     }
 }
+
+/// [`Vector::Broken`] and its operations in the top bits of two vectors,
+/// `same` and `differ`: every form but AVX-512's, which has mask registers.
+macro_rules! top_bit_conditions {
+    () => {
+        type Broken = (Self, Self);
+        #[inline(always)]
+        unsafe fn none_broken() -> (Self, Self) {
+            // SAFETY: the caller guarantees the instruction set.
+            unsafe { (Self::splat(0), Self::splat(u32::MAX)) }
+        }
+        #[inline(always)]
+        unsafe fn break_unless<const SA: i32, const SB: i32, const ROT: i32, const DIFFER: bool>(
+            (same, differ): (Self, Self),
+            a: Self,
+            b: Self,
+        ) -> (Self, Self) {
+            // SAFETY: the caller guarantees the instruction set.
+            unsafe {
+                let (a, b) = (a.shl_top::<SA>(), b.shl_top::<SB>());
+                if DIFFER {
+                    (same, differ.and_xor(a, b))
+                } else {
+                    (same.or_xor(a, b), differ)
+                }
+            }
+        }
+        #[inline(always)]
+        unsafe fn drop_broken(self, (same, differ): (Self, Self), dvs: u32) -> Self {
+            // SAFETY: the caller guarantees the instruction set.
+            unsafe { self.drop_dvs(same, differ, dvs) }
+        }
+    };
+}
+pub(crate) use top_bit_conditions;
 
 /// The vectors a backend's filter and batch run on. A value names
 /// instructions this CPU runs: only the backend table makes one, for a

@@ -10,6 +10,7 @@ use super::Vector;
 use crate::block::Block;
 
 impl Vector for uint32x4_t {
+    super::top_bit_conditions!();
     const LANES: usize = 4;
     type Narrow = Self;
     #[inline(always)]

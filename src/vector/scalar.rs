@@ -5,6 +5,7 @@ use super::Vector;
 use crate::block::{Block, load_words};
 
 impl Vector for u32 {
+    super::top_bit_conditions!();
     const LANES: usize = 1;
     type Narrow = Self;
     #[inline(always)]

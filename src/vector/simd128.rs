@@ -46,6 +46,7 @@ fn row(block: &Block, row: usize) -> v128 {
 }
 
 impl Vector for v128 {
+    super::top_bit_conditions!();
     const LANES: usize = 4;
     type Narrow = Self;
     #[inline(always)]

@@ -19,6 +19,7 @@ unsafe fn bswap32(x: __m128i) -> __m128i {
 }
 
 impl Vector for __m128i {
+    super::top_bit_conditions!();
     #[inline(always)]
     fn hold(&mut self) {
         // SAFETY: the template is empty: it reads and writes only this

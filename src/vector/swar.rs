@@ -12,6 +12,7 @@ const fn both(x: u32) -> u64 {
 }
 
 impl Vector for u64 {
+    super::top_bit_conditions!();
     const LANES: usize = 2;
     type Narrow = Self;
     #[inline(always)]
