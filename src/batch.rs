@@ -252,7 +252,7 @@ unsafe fn hash_n<V: Vector, const N: usize>(
     let mut chains = Chains::<N>::new();
     let mut queue = (0..out.len()).map(|i| (i, messages(i)));
     loop {
-        let mut waiting = true;
+        let (mut waiting, mut refilled) = (true, false);
         for (j, lane) in lanes.iter_mut().enumerate() {
             if lane.is_none() {
                 let (slot, message) = match queue.next() {
@@ -264,13 +264,31 @@ unsafe fn hash_n<V: Vector, const N: usize>(
                 };
                 *lane = Some(Lane::new(slot, message));
                 chains.out.set_lane(j, &IV);
+                refilled = true;
             }
         }
         if !waiting && drain(&lanes, &chains.out, backend, config, out) {
             return;
         }
+        // Just after a refill (every other step with short messages) a run
+        // is unlikely: not looked for.
+        let steps = if refilled { 0 } else { in_place_steps(&lanes) };
+        if steps >= IN_PLACE_RUN {
+            let mut busy = lanes.map(|lane| lane.unwrap_or_else(|| unreachable!()));
+            // SAFETY: the caller guarantees V's instruction set.
+            unsafe {
+                run_in_place::<V, N>(steps, &mut busy, &mut blocks, &mut chains, backend, config)
+            };
+            lanes = busy.map(Some);
+            continue;
+        }
+        for (block, lane) in blocks.iter_mut().zip(&lanes) {
+            if let Some(lane) = lane {
+                lane.next_block(block);
+            }
+        }
         // SAFETY: the caller guarantees V's instruction set.
-        let masks = unsafe { step::<V, N>(&lanes, &mut blocks, &mut chains, config) };
+        let masks = unsafe { step::<V, N>(&blocks, &mut chains, config) };
         settle(
             &mut lanes,
             &blocks,
@@ -347,23 +365,17 @@ impl<const N: usize> Chains<N> {
     }
 }
 
-/// Compresses every lane's next block into its chain, filtered first (the
+/// Compresses every lane's block into its chain, filtered first (the
 /// rounds read the schedule the filter expanded): the lanes' DV masks.
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set, of `N` lanes.
 #[inline(always)]
 unsafe fn step<V: Vector, const N: usize>(
-    lanes: &[Option<Lane<'_>>; N],
-    blocks: &mut [Block; N],
+    blocks: &[Block; N],
     chains: &mut Chains<N>,
     config: Config,
 ) -> [u32; N] {
-    for (block, lane) in blocks.iter_mut().zip(lanes) {
-        if let Some(lane) = lane {
-            lane.next_block(block);
-        }
-    }
     let mut masks = [0u32; N];
     // SAFETY (whole body): the caller guarantees V's instruction set.
     unsafe {
@@ -415,23 +427,99 @@ fn settle<const N: usize>(
                 .compress(sha1_chain, core::slice::from_ref(block));
         }
         if masks[j] != 0 {
-            let compressed = chains.compressed(j);
-            let c = Candidates {
-                mask: masks[j],
-                reduced_round: config.reduced_round,
-            };
-            if let Some(dv) = detect::test_candidate(backend.compressor, &compressed, block, c) {
-                let (mut chain, none) = (compressed.chain_out, &mut Reporter::none());
-                let chain_in = compressed.chain_in;
-                lane.record
-                    .flag(&config, &mut chain, chain_in, block, lane.next, dv, none);
-                chains.out.set_lane(j, &chain);
-            }
+            test_lane(lane, j, block, masks[j], chains, (backend, config));
         }
         lane.next += 1;
         if lane.next == lane.blocks {
             out[lane.slot] = lane.record.outcome(&chains.out.lane(j));
             *slot = None;
+        }
+    }
+}
+
+/// The test of lane `j`'s candidate block, compressed in the last step
+/// with the DV mask `mask`; a collision is recorded as the engine records
+/// it, and the lane's chain becomes the safe one: true then.
+fn test_lane<const N: usize>(
+    lane: &mut Lane<'_>,
+    j: usize,
+    block: &Block,
+    mask: u32,
+    chains: &mut Chains<N>,
+    (backend, config): (&'static Backend, Config),
+) -> bool {
+    let compressed = chains.compressed(j);
+    let c = Candidates {
+        mask,
+        reduced_round: config.reduced_round,
+    };
+    match detect::test_candidate(backend.compressor, &compressed, block, c) {
+        Some(dv) => {
+            let (mut chain, none) = (compressed.chain_out, &mut Reporter::none());
+            let chain_in = compressed.chain_in;
+            lane.record
+                .flag(&config, &mut chain, chain_in, block, lane.next, dv, none);
+            chains.out.set_lane(j, &chain);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The fewest steps of a run in place worth taking out of the main loop:
+/// at a message's start or end the lanes' checks cost more than they save.
+const IN_PLACE_RUN: u64 = 4;
+
+/// How many steps every lane can take with its block read in place (none
+/// ends, none keeps a plain chain): 0 when a lane is idle or cannot.
+#[inline(always)]
+fn in_place_steps<const N: usize>(lanes: &[Option<Lane<'_>>; N]) -> u64 {
+    let mut steps = u64::MAX;
+    for lane in lanes {
+        match lane {
+            Some(l) if l.record.sha1_chain.is_none() && l.direct.0 <= l.next => {
+                steps = steps.min(l.direct.1.saturating_sub(l.next));
+                if steps == 0 {
+                    return 0;
+                }
+            }
+            _ => return 0,
+        }
+    }
+    steps
+}
+
+/// `steps` steps of every lane, each block lying whole in its content:
+/// copied straight from it, the candidates tested, none of the refilling,
+/// assembling and ending around the main loop's steps. Stops after a
+/// collision (its lane may keep a plain chain from then on).
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set, of `N` lanes.
+#[inline(always)]
+unsafe fn run_in_place<V: Vector, const N: usize>(
+    steps: u64,
+    lanes: &mut [Lane<'_>; N],
+    blocks: &mut [Block; N],
+    chains: &mut Chains<N>,
+    backend: &'static Backend,
+    config: Config,
+) {
+    for _ in 0..steps {
+        for (block, lane) in blocks.iter_mut().zip(lanes.iter()) {
+            lane.next_block(block);
+        }
+        // SAFETY: the caller's guarantee.
+        let masks = unsafe { step::<V, N>(blocks, chains, config) };
+        let mut flagged = false;
+        for (j, lane) in lanes.iter_mut().enumerate() {
+            if masks[j] != 0 {
+                flagged |= test_lane(lane, j, &blocks[j], masks[j], chains, (backend, config));
+            }
+            lane.next += 1;
+        }
+        if flagged {
+            return;
         }
     }
 }
