@@ -1,6 +1,8 @@
 //! [`Vector`] on AVX-512: sixteen lanes, with three-input logic
-//! (`vpternlogd`) and rotates (`vprold`) for the compound operations; and
-//! [`Vl128`], four lanes with the same instructions, for short remainders.
+//! (`vpternlogd`) and rotates (`vprold`) for the compound operations and a
+//! mask register for the filter's broken lanes; and [`Vl128`], four lanes
+//! with the same instructions (the filter's conditions in top bits), for
+//! short remainders.
 //!
 //! SAFETY (every `unsafe` block here): the caller checked AVX-512 F, BW and
 //! VL (the [`Vector`] contract); every load and store is of a slice cut to
@@ -80,26 +82,6 @@ impl Vector for __m512i {
                 _mm512_ternarylogic_epi32::<0x96>(a, b, c),
                 d,
             ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn or_xor(self, a: Self, b: Self) -> Self {
-        // A | (B ^ C), with A = 0xf0, B = 0xcc, C = 0xaa.
-        unsafe { _mm512_ternarylogic_epi32::<0xf6>(self, a, b) }
-    }
-    #[inline(always)]
-    unsafe fn and_xor(self, a: Self, b: Self) -> Self {
-        // A & (B ^ C).
-        unsafe { _mm512_ternarylogic_epi32::<0x60>(self, a, b) }
-    }
-    #[inline(always)]
-    unsafe fn drop_dvs(self, same: Self, differ: Self, dvs: u32) -> Self {
-        unsafe {
-            // Top bit set where a condition broke: ~differ | same.
-            let broke =
-                _mm512_srai_epi32::<31>(_mm512_ternarylogic_epi32::<0xf3>(same, differ, same));
-            // mask & ~(broke & dvs): A & ~(B & C) = 0x70.
-            _mm512_ternarylogic_epi32::<0x70>(self, broke, _mm512_set1_epi32(dvs as i32))
         }
     }
     #[inline(always)]
