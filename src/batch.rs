@@ -365,8 +365,11 @@ impl<const N: usize> Chains<N> {
     }
 }
 
-/// Compresses every lane's block into its chain, filtered first (the
-/// rounds read the schedule the filter expanded): the lanes' DV masks.
+/// Compresses every lane's block into its chain and filters it: the rounds
+/// read the schedule the filter expanded and run its condition groups
+/// between their steps, where the groups fill the latency of the rounds'
+/// chain (run before the rounds, they mostly waited on it): the lanes' DV
+/// masks.
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set, of `N` lanes.
@@ -385,9 +388,10 @@ unsafe fn step<V: Vector, const N: usize>(
         let mut before_60 = out;
         if config.detect && config.use_filter {
             let mut f = Filter::<V>::from_words(&first);
-            f.run();
-            f.finish(&mut masks);
-            compress_lanes_scheduled::<V>(&mut out, f.schedule(), &mut before_60);
+            f.expand();
+            let mut conditions = f.parts();
+            compress_lanes_scheduled::<V>(&mut out, f.schedule(), &mut before_60, &mut conditions);
+            conditions.finish(&mut masks);
         } else {
             if config.detect {
                 masks = [u32::MAX; N];
@@ -572,6 +576,59 @@ fn finish_alone(
 mod tests {
     use super::*;
     use crate::splitmix::SplitMix64;
+
+    /// The DV masks of `blocks` as the batch's steps give them, `N` lanes a
+    /// step (the filter runs beside the lanes' rounds there).
+    struct StepMasks<'a>(&'a [Block]);
+
+    impl OnVectors for StepMasks<'_> {
+        type Output = Vec<u32>;
+
+        unsafe fn run<V: Vector>(self) -> Vec<u32> {
+            // SAFETY: the caller's guarantee; N is V::LANES.
+            unsafe {
+                match V::LANES {
+                    1 => step_masks::<V, 1>(self.0),
+                    2 => step_masks::<V, 2>(self.0),
+                    4 => step_masks::<V, 4>(self.0),
+                    8 => step_masks::<V, 8>(self.0),
+                    _ => step_masks::<V, MAX_LANES>(self.0),
+                }
+            }
+        }
+    }
+
+    unsafe fn step_masks<V: Vector, const N: usize>(blocks: &[Block]) -> Vec<u32> {
+        let config = Config::DEFAULT;
+        let mut chains = Chains::<N>::new();
+        let mut masks = Vec::new();
+        for chunk in blocks.chunks_exact(N) {
+            let step_blocks: [Block; N] = core::array::from_fn(|j| chunk[j]);
+            // SAFETY: the caller's guarantee.
+            masks.extend(unsafe { step::<V, N>(&step_blocks, &mut chains, config) });
+        }
+        masks
+    }
+
+    /// Every lane form's steps give the reference filter's masks, so the
+    /// filter run beside the rounds rules out exactly what it should (an
+    /// outcome cannot show a filter that lets too much through).
+    #[test]
+    fn step_masks_are_the_filters() {
+        let mut rng = SplitMix64(0x5e9);
+        let mut blocks = vec![[0u8; 64]; 16 * 64];
+        for b in &mut blocks {
+            rng.fill(b);
+        }
+        let mut want = vec![0u32; blocks.len()];
+        crate::filter::scalar_masks(&blocks, &mut want);
+        assert!(want.iter().filter(|&&m| m != 0).count() > 20);
+        for name in crate::available_backends() {
+            let backend = Backend::by_name(name).unwrap();
+            let got = backend.simd.run(StepMasks(&blocks));
+            assert_eq!(got, want, "{name}");
+        }
+    }
 
     /// The padded blocks of a two-part message are those of the whole
     /// message padded as the engine pads it, for lengths around every

@@ -2,7 +2,7 @@
 //! once: the batch (src/batch.rs) runs it on 2 to 16 lanes, and the
 //! portable compressor (portable.rs) is its one-lane form on `u32`.
 
-use super::K;
+use super::{Beside, K};
 use crate::vector::Vector;
 
 /// One step: `$e` takes the sum, `$b` is rotated; word `$t` from `$word!`.
@@ -31,25 +31,44 @@ macro_rules! five {
 /// The 80 steps from the chaining values `$chains` (and the feed-forward), word t from
 /// `$word!(t)`, the working state before step 60 into `$before_60`.
 macro_rules! eighty_steps {
-    ($word:ident, $chains:ident, $before_60:ident) => {{
+    ($word:ident, $chains:ident, $before_60:ident) => {
+        eighty_steps!($word, $chains, $before_60, ())
+    };
+    ($word:ident, $chains:ident, $before_60:ident, $after:expr) => {{
         let [mut a, mut b, mut c, mut d, mut e] = *$chains;
         five!($word, choose, 0, a, b, c, d, e);
+        $after.group(0);
         five!($word, choose, 5, a, b, c, d, e);
+        $after.group(1);
         five!($word, choose, 10, a, b, c, d, e);
+        $after.group(2);
         five!($word, choose, 15, a, b, c, d, e);
+        $after.group(3);
         five!($word, parity, 20, a, b, c, d, e);
+        $after.group(4);
         five!($word, parity, 25, a, b, c, d, e);
+        $after.group(5);
         five!($word, parity, 30, a, b, c, d, e);
+        $after.group(6);
         five!($word, parity, 35, a, b, c, d, e);
+        $after.group(7);
         five!($word, majority, 40, a, b, c, d, e);
+        $after.group(8);
         five!($word, majority, 45, a, b, c, d, e);
+        $after.group(9);
         five!($word, majority, 50, a, b, c, d, e);
+        $after.group(10);
         five!($word, majority, 55, a, b, c, d, e);
+        $after.group(11);
         *$before_60 = [a, b, c, d, e];
         five!($word, parity, 60, a, b, c, d, e);
+        $after.group(12);
         five!($word, parity, 65, a, b, c, d, e);
+        $after.group(13);
         five!($word, parity, 70, a, b, c, d, e);
+        $after.group(14);
         five!($word, parity, 75, a, b, c, d, e);
+        $after.group(15);
         for (s, x) in $chains.iter_mut().zip([a, b, c, d, e]) {
             *s = s.add(x);
         }
@@ -97,8 +116,9 @@ pub(crate) unsafe fn compress_lanes<V: Vector>(
 }
 
 /// [`compress_lanes`] from a schedule already expanded up to word 64 (the
-/// filter's, [`crate::filter::Filter::schedule`]): only words 65 to 79 are
-/// expanded here, from the last 16 of `schedule`.
+/// filter's, [`crate::filter::Filter::split`]): only words 65 to 79 are
+/// expanded here, from the last 16 of `schedule`. `beside.group(k)` runs
+/// after the `k`th five steps (the filter: work beside the rounds' chain).
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.
@@ -107,6 +127,7 @@ pub(crate) unsafe fn compress_lanes_scheduled<V: Vector>(
     chains: &mut [V; 5],
     schedule: &[V; 65],
     before_60: &mut [V; 5],
+    mut beside: impl Beside,
 ) {
     // SAFETY (whole body): the caller guarantees V's instruction set.
     unsafe {
@@ -124,6 +145,6 @@ pub(crate) unsafe fn compress_lanes_scheduled<V: Vector>(
                 w[T]
             }};
         }
-        eighty_steps!(word, chains, before_60);
+        eighty_steps!(word, chains, before_60, beside);
     }
 }

@@ -13,19 +13,47 @@ mod tests;
 mod windows;
 
 use crate::block::Block;
+use crate::compress::Beside;
 use crate::vector::{OnVectors, Simd, Vector};
 use conditions::for_each_condition_group;
 
 /// The highest message word any condition reads.
 pub(crate) const LAST_WORD: usize = 64;
 
+/// How many masks the groups beside the lanes' rounds drop DVs from in
+/// turn, ANDed at the end: one would chain every group's drop after the
+/// last. (Alone, the filter keeps one: SSE2's measured slower with four.)
+const CHAINS: usize = 4;
+
 /// The filter of one vector of blocks (`V::LANES` blocks, one per lane):
 /// the expansion and the conditions depend only on the message, so a batch
-/// of blocks is filtered ahead of its compression, and the batch path's
-/// compression reads the schedule expanded here.
+/// of blocks is filtered ahead of its compression; the batch path's
+/// compression reads the schedule expanded here and runs the conditions
+/// between its steps ([`Parts`]).
 pub(crate) struct Filter<V> {
     w: [V; LAST_WORD + 1],
     mask: V,
+}
+
+/// How many parts [`Parts`] cuts the condition groups into: the batch runs
+/// one after each five of its steps, so the filter fills the latency of
+/// the rounds' chain.
+const PARTS: usize = 16;
+
+/// The condition groups on an expanded schedule, in [`PARTS`] parts: work
+/// for the lanes' rounds to run beside them (src/compress/lanes.rs).
+pub(crate) struct Parts<'a, V> {
+    w: &'a [V; LAST_WORD + 1],
+    /// The DVs left to each lane, as masks to AND.
+    masks: [V; CHAINS],
+}
+
+impl<V: Vector> Beside for Parts<'_, V> {
+    #[inline(always)]
+    unsafe fn group(&mut self, g: usize) {
+        // SAFETY: the caller guarantees V's instruction set.
+        unsafe { self.part(g) }
+    }
 }
 
 /// Expansion words `$t` of `$w`.
@@ -33,6 +61,23 @@ macro_rules! expand_words {
     ($w:ident; $($t:literal)*) => {$(
         $w[$t] = V::expand_word($w[$t - 3], $w[$t - 8], $w[$t - 14], $w[$t - 16]);
     )*};
+}
+
+/// A condition group (its DVs `$dvs`, its conditions) on the schedule
+/// `$w`: lanes that break a condition lose the group's DVs from `$mask`.
+macro_rules! group {
+    ($w:ident, $mask:expr, $dvs:literal, [$(($t1:literal, $b1:literal, $t2:literal, $b2:literal, $differ:literal)),*]) => {{
+        let mut broken = V::none_broken();
+        $(
+            broken = V::break_unless::<
+                { 31 - $b1 },
+                { 31 - $b2 },
+                { ($b1 + 32 - $b2) % 32 },
+                { $differ == 1 },
+            >(broken, $w[$t1], $w[$t2]);
+        )*
+        $mask = $mask.drop_broken(broken, $dvs);
+    }};
 }
 
 macro_rules! filter_impl {
@@ -67,33 +112,37 @@ macro_rules! filter_impl {
                     // The expansion is written out word by word (a rolled loop
                     // cost as much as the conditions), each word just before
                     // the first group that reads it, so few words are alive at
-                    // once (vector registers are few, in wasm especially).
-                    const _: () = assert!(LAST_WORD == 64);
+                    // once (vector registers are few: SSE2's filter measured
+                    // slower with the whole schedule expanded first, wasm's
+                    // locals are few too).
                     $(
                         expand_words!(w; $($word)*);
-                        {
-                            let mut broken = V::none_broken();
-                            $(
-                                broken = V::break_unless::<
-                                    { 31 - $b1 },
-                                    { 31 - $b2 },
-                                    { ($b1 + 32 - $b2) % 32 },
-                                    { $differ == 1 },
-                                >(broken, w[$t1], w[$t2]);
-                            )*
-                            // Lanes that break a condition lose this group's DVs.
-                            self.mask = self.mask.drop_broken(broken, $dvs);
-                        }
+                        group!(w, self.mask, $dvs, [$(($t1, $b1, $t2, $b2, $differ)),*]);
                     )*
                 }
             }
 
-            /// The message schedule up to word 64, expanded by [`run`](Self::run)
-            /// (the batch path's compression reads it rather than expanding
-            /// the message again).
+            /// Expands the whole schedule up to word 64, for the condition groups.
+            #[inline(always)]
+            pub(crate) unsafe fn expand(&mut self) {
+                const _: () = assert!(LAST_WORD == 64);
+                let w = &mut self.w;
+                // SAFETY: the caller guarantees V's instruction set.
+                unsafe { $(expand_words!(w; $($word)*);)* }
+            }
+
+            /// The schedule as [`expand`](Self::expand) left it.
             #[inline(always)]
             pub(crate) fn schedule(&self) -> &[V; LAST_WORD + 1] {
                 &self.w
+            }
+
+            /// The condition groups on the expanded schedule, as work beside
+            /// the rounds that read it.
+            #[inline(always)]
+            pub(crate) unsafe fn parts(&self) -> Parts<'_, V> {
+                // SAFETY: the caller guarantees V's instruction set.
+                Parts { w: &self.w, masks: [unsafe { V::splat(u32::MAX) }; CHAINS] }
             }
 
             /// Writes the `V::LANES` DV masks (bit i = DV i) to `out`.
@@ -101,6 +150,36 @@ macro_rules! filter_impl {
             pub(crate) unsafe fn finish(&self, out: &mut [u32]) {
                 // SAFETY: the caller guarantees V's instruction set.
                 unsafe { self.mask.store(out) }
+            }
+        }
+
+        impl<V: Vector> Parts<'_, V> {
+            /// Part `part` (of [`PARTS`]) of the condition groups: a constant
+            /// `part` leaves that part's code alone.
+            #[inline(always)]
+            unsafe fn part(&mut self, part: usize) {
+                let (w, masks) = (self.w, &mut self.masks);
+                const GROUPS: usize = [$(stringify!($dvs)),*].len();
+                let mut g = 0;
+                // SAFETY (whole body): the caller guarantees V's instruction set.
+                unsafe {
+                    $(
+                        if g * PARTS / GROUPS == part {
+                            group!(w, masks[g % CHAINS], $dvs, [$(($t1, $b1, $t2, $b2, $differ)),*]);
+                        }
+                        g += 1;
+                    )*
+                }
+                let _ = g;
+            }
+
+            /// Writes the `V::LANES` DV masks (bit i = DV i) to `out`, once
+            /// every part has run.
+            #[inline(always)]
+            pub(crate) unsafe fn finish(&self, out: &mut [u32]) {
+                let m = &self.masks;
+                // SAFETY: the caller guarantees V's instruction set.
+                unsafe { m[1..].iter().fold(m[0], |m, x| m.and(*x)).store(out) }
             }
         }
     };
