@@ -365,11 +365,16 @@ impl<const N: usize> Chains<N> {
     }
 }
 
+/// The fewest lanes of a form whose filter runs beside its rounds: AVX2's
+/// and AVX-512's batch measured faster so, while 4-lane forms (SSE2, wasm
+/// simd128: 16 registers, the whole schedule expanded first) did not.
+const BESIDE_FROM: usize = 8;
+
 /// Compresses every lane's block into its chain and filters it: the rounds
-/// read the schedule the filter expanded and run its condition groups
-/// between their steps, where the groups fill the latency of the rounds'
-/// chain (run before the rounds, they mostly waited on it): the lanes' DV
-/// masks.
+/// read the schedule the filter expanded, and on forms of [`BESIDE_FROM`]
+/// lanes or more run its condition groups between their steps, where the
+/// groups fill the latency of the rounds' chain (run before the rounds,
+/// they mostly waited on it): the lanes' DV masks.
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set, of `N` lanes.
@@ -386,12 +391,17 @@ unsafe fn step<V: Vector, const N: usize>(
         let mut out = chains.out.load::<V>();
         let input = out;
         let mut before_60 = out;
-        if config.detect && config.use_filter {
+        if config.detect && config.use_filter && V::LANES >= BESIDE_FROM {
             let mut f = Filter::<V>::from_words(&first);
             f.expand();
             let mut conditions = f.parts();
             compress_lanes_scheduled::<V>(&mut out, f.schedule(), &mut before_60, &mut conditions);
             conditions.finish(&mut masks);
+        } else if config.detect && config.use_filter {
+            let mut f = Filter::<V>::from_words(&first);
+            f.run();
+            f.finish(&mut masks);
+            compress_lanes_scheduled::<V>(&mut out, f.schedule(), &mut before_60, ());
         } else {
             if config.detect {
                 masks = [u32::MAX; N];
