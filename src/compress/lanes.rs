@@ -29,7 +29,8 @@ macro_rules! five {
 }
 
 /// The 80 steps from the chaining values `$chains` (and the feed-forward), word t from
-/// `$word!(t)`, the working state before step 60 into `$before_60`.
+/// `$word!(t)`, the working state before step 60 into `$before_60`, and
+/// `$after.group(k)` after steps `5k..5k + 5` (`k` in 0..16; `()` without it).
 macro_rules! eighty_steps {
     ($word:ident, $chains:ident, $before_60:ident) => {
         eighty_steps!($word, $chains, $before_60, ())
@@ -116,9 +117,10 @@ pub(crate) unsafe fn compress_lanes<V: Vector>(
 }
 
 /// [`compress_lanes`] from a schedule already expanded up to word 64 (the
-/// filter's, [`crate::filter::Filter::split`]): only words 65 to 79 are
+/// filter's, [`crate::filter::Filter::schedule`]): only words 65 to 79 are
 /// expanded here, from the last 16 of `schedule`. `beside.group(k)` runs
-/// after the `k`th five steps (the filter: work beside the rounds' chain).
+/// after steps `5k..5k + 5` (`k` in 0..16): the batch's condition groups
+/// there ([`crate::filter::Parts`]) fill the latency of the rounds' chain.
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.

@@ -27,12 +27,15 @@ pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1
 /// The working state `a, b, c, d, e` before some step.
 pub(crate) type State = [u32; 5];
 
-/// Work a compressor's rounds run between their groups of four steps, so
-/// that it sits between them in program order and fills their idle issue
-/// slots (detection runs the filter of the block before this way:
-/// src/detect/mod.rs).
+/// Work a compressor's rounds run between their groups of steps, so that
+/// it sits between them in program order and fills their idle issue slots:
+/// detection's filter of the block before, beside groups of four
+/// (src/detect/mod.rs); the batch's lane filter, beside groups of five
+/// ([`crate::filter::Parts`]).
 pub(crate) trait Beside {
-    /// After group `g` (0..20) of the rounds, its schedule words stored.
+    /// After group `g` of the rounds: of four steps (0..20) in the
+    /// one-block compressors, its schedule words stored; of five (0..16)
+    /// in [`lanes::compress_lanes_scheduled`].
     ///
     /// # Safety
     /// The CPU must support whatever the work needs.

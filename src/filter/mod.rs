@@ -23,13 +23,13 @@ pub(crate) const LAST_WORD: usize = 64;
 /// How many masks the groups beside the lanes' rounds drop DVs from in
 /// turn, ANDed at the end: one would chain every group's drop after the
 /// last. (Alone, the filter keeps one: SSE2's measured slower with four.)
-const CHAINS: usize = 4;
+const MASKS: usize = 4;
 
 /// The filter of one vector of blocks (`V::LANES` blocks, one per lane):
 /// the expansion and the conditions depend only on the message, so a batch
 /// of blocks is filtered ahead of its compression; the batch path's
-/// compression reads the schedule expanded here and runs the conditions
-/// between its steps ([`Parts`]).
+/// compression reads the schedule expanded here and, on forms of 8 lanes
+/// or more, runs the conditions between its steps ([`Parts`]).
 pub(crate) struct Filter<V> {
     w: [V; LAST_WORD + 1],
     mask: V,
@@ -37,7 +37,8 @@ pub(crate) struct Filter<V> {
 
 /// How many parts [`Parts`] cuts the condition groups into: the batch runs
 /// one after each five of its steps, so the filter fills the latency of
-/// the rounds' chain.
+/// the rounds' chain. It must be the 16 groups of five steps that
+/// `eighty_steps!` (src/compress/lanes.rs) calls: more would leave parts unrun.
 const PARTS: usize = 16;
 
 /// The condition groups on an expanded schedule, in [`PARTS`] parts: work
@@ -45,14 +46,15 @@ const PARTS: usize = 16;
 pub(crate) struct Parts<'a, V> {
     w: &'a [V; LAST_WORD + 1],
     /// The DVs left to each lane, as masks to AND.
-    masks: [V; CHAINS],
+    masks: [V; MASKS],
 }
 
 impl<V: Vector> Beside for Parts<'_, V> {
     #[inline(always)]
-    unsafe fn group(&mut self, g: usize) {
+    unsafe fn group(&mut self, k: usize) {
+        // The rounds' k-th five steps run part k.
         // SAFETY: the caller guarantees V's instruction set.
-        unsafe { self.part(g) }
+        unsafe { self.part(k) }
     }
 }
 
@@ -122,7 +124,9 @@ macro_rules! filter_impl {
                 }
             }
 
-            /// Expands the whole schedule up to word 64, for the condition groups.
+            /// Expands the whole schedule up to word 64 at once, so any part of
+            /// the groups can run beside any of the rounds' steps ([`run`](Self::run)
+            /// expands each word just before its first group).
             #[inline(always)]
             pub(crate) unsafe fn expand(&mut self) {
                 const _: () = assert!(LAST_WORD == 64);
@@ -131,7 +135,9 @@ macro_rules! filter_impl {
                 unsafe { $(expand_words!(w; $($word)*);)* }
             }
 
-            /// The schedule as [`expand`](Self::expand) left it.
+            /// The schedule up to word 64 as [`run`](Self::run) or
+            /// [`expand`](Self::expand) left it (the batch's rounds read it
+            /// rather than expand the message again).
             #[inline(always)]
             pub(crate) fn schedule(&self) -> &[V; LAST_WORD + 1] {
                 &self.w
@@ -142,7 +148,7 @@ macro_rules! filter_impl {
             #[inline(always)]
             pub(crate) unsafe fn parts(&self) -> Parts<'_, V> {
                 // SAFETY: the caller guarantees V's instruction set.
-                Parts { w: &self.w, masks: [unsafe { V::splat(u32::MAX) }; CHAINS] }
+                Parts { w: &self.w, masks: [unsafe { V::splat(u32::MAX) }; MASKS] }
             }
 
             /// Writes the `V::LANES` DV masks (bit i = DV i) to `out`.
@@ -154,18 +160,20 @@ macro_rules! filter_impl {
         }
 
         impl<V: Vector> Parts<'_, V> {
-            /// Part `part` (of [`PARTS`]) of the condition groups: a constant
-            /// `part` leaves that part's code alone.
+            /// Part `part` (of [`PARTS`]): the groups `g` with
+            /// `g * PARTS / GROUPS == part`, so parts `0..PARTS` take every group
+            /// once, in order, in turn over the masks; a constant `part` folds
+            /// the other groups away.
             #[inline(always)]
             unsafe fn part(&mut self, part: usize) {
                 let (w, masks) = (self.w, &mut self.masks);
                 const GROUPS: usize = [$(stringify!($dvs)),*].len();
                 let mut g = 0;
-                // SAFETY (whole body): the caller guarantees V's instruction set.
+                // SAFETY (every group): the caller guarantees V's instruction set.
                 unsafe {
                     $(
                         if g * PARTS / GROUPS == part {
-                            group!(w, masks[g % CHAINS], $dvs, [$(($t1, $b1, $t2, $b2, $differ)),*]);
+                            group!(w, masks[g % MASKS], $dvs, [$(($t1, $b1, $t2, $b2, $differ)),*]);
                         }
                         g += 1;
                     )*
@@ -179,7 +187,7 @@ macro_rules! filter_impl {
             pub(crate) unsafe fn finish(&self, out: &mut [u32]) {
                 let m = &self.masks;
                 // SAFETY: the caller guarantees V's instruction set.
-                unsafe { m[1..].iter().fold(m[0], |m, x| m.and(*x)).store(out) }
+                unsafe { m[1..].iter().fold(m[0], |acc, x| acc.and(*x)).store(out) }
             }
         }
     };
