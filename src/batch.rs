@@ -392,17 +392,23 @@ unsafe fn step<V: Vector, const N: usize>(
         let mut out = chains.out.load::<V>();
         let input = out;
         let mut before_60 = out;
-        if config.detect && config.use_filter && V::LANES >= BESIDE_FROM {
+        if config.detect && config.use_filter {
             let mut f = Filter::<V>::from_words(&first);
-            f.expand();
-            let mut conditions = f.parts();
-            compress_lanes_scheduled::<V>(&mut out, f.schedule(), &mut before_60, &mut conditions);
-            conditions.finish(&mut masks);
-        } else if config.detect && config.use_filter {
-            let mut f = Filter::<V>::from_words(&first);
-            f.run();
-            f.finish(&mut masks);
-            compress_lanes_scheduled::<V>(&mut out, f.schedule(), &mut before_60, ());
+            if V::LANES >= BESIDE_FROM {
+                f.expand();
+                let mut conditions = f.parts();
+                compress_lanes_scheduled::<V>(
+                    &mut out,
+                    f.schedule(),
+                    &mut before_60,
+                    &mut conditions,
+                );
+                conditions.finish(&mut masks);
+            } else {
+                f.run();
+                f.finish(&mut masks);
+                compress_lanes_scheduled::<V>(&mut out, f.schedule(), &mut before_60, ());
+            }
         } else {
             if config.detect {
                 masks = [u32::MAX; N];
