@@ -444,7 +444,7 @@ fn settle<const N: usize>(
         let block = &blocks[j];
         if let Some(sha1_chain) = &mut lane.record.sha1_chain {
             backend
-                .compressor
+                .compressor()
                 .compress(sha1_chain, core::slice::from_ref(block));
         }
         if masks[j] != 0 {
@@ -474,7 +474,7 @@ fn test_lane<const N: usize>(
         mask,
         reduced_round: config.reduced_round,
     };
-    match detect::test_candidate(backend.compressor, &compressed, block, c) {
+    match detect::test_candidate(backend.compressor(), &compressed, block, c) {
         Some(dv) => {
             let (mut chain, none) = (compressed.chain_out, &mut Reporter::none());
             let chain_in = compressed.chain_in;

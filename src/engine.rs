@@ -285,9 +285,9 @@ impl Engine {
     /// Compresses whole blocks into the chain(s), detecting collisions.
     fn process(&mut self, blocks: &[Block], report: &mut Reporter<'_>) {
         if !self.config.detect {
-            self.backend.compressor.compress(&mut self.chain, blocks);
+            self.backend.compressor().compress(&mut self.chain, blocks);
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.backend.compressor.compress(sha1_chain, blocks);
+                self.backend.compressor().compress(sha1_chain, blocks);
             }
             self.blocks += blocks.len() as u64;
             return;
@@ -297,7 +297,7 @@ impl Engine {
         let mut rest = blocks;
         while !rest.is_empty() {
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.backend.compressor.compress(sha1_chain, rest);
+                self.backend.compressor().compress(sha1_chain, rest);
             }
             rest = match self.backend.per_block() {
                 Some(form) if self.config.use_filter => self.detect_per_block(form, rest, report),
@@ -316,7 +316,7 @@ impl Engine {
         let mut rest = blocks;
         while !rest.is_empty() {
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.backend.compressor.compress(sha1_chain, rest);
+                self.backend.compressor().compress(sha1_chain, rest);
             }
             let masks = &masks[blocks.len() - rest.len()..];
             rest = self.detect_masked(rest, masks, report);
@@ -366,7 +366,7 @@ impl Engine {
                 continue;
             }
             self.backend
-                .compressor
+                .compressor()
                 .compress(&mut self.chain, &blocks[run..i]);
             run = i + 1;
             if self.check_candidate(&blocks[i], mask, self.blocks + i as u64, report) {
@@ -375,7 +375,7 @@ impl Engine {
             }
         }
         self.backend
-            .compressor
+            .compressor()
             .compress(&mut self.chain, &blocks[run..]);
         self.blocks += blocks.len() as u64;
         &[]
@@ -400,7 +400,9 @@ impl Engine {
             // blocks before it compressed again from the call's start.
             let mut chain_in = start;
             if report.wants() {
-                self.backend.compressor.compress(&mut chain_in, &rest[..i]);
+                self.backend
+                    .compressor()
+                    .compress(&mut chain_in, &rest[..i]);
             }
             let parted = self.on_collision(&rest[i], self.blocks + i as u64, dv, chain_in, report);
             self.blocks += i as u64 + 1;
@@ -428,7 +430,8 @@ impl Engine {
             mask,
             reduced_round: self.config.reduced_round,
         };
-        let found = detect::compress_candidate(self.backend.compressor, &mut self.chain, block, c);
+        let found =
+            detect::compress_candidate(self.backend.compressor(), &mut self.chain, block, c);
         match found {
             Some(dv) => self.on_collision(block, index, dv, chain_in, report),
             None => false,

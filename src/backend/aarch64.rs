@@ -31,16 +31,16 @@ mod little {
         Backend {
             name: "armv8-sha+neon",
             supported: has_sha::get,
-            compressor: Armv8,
+            compressor_for: |_| Armv8,
             simd: Simd::Neon,
-            per_block_listed: None,
+            per_block_for: None,
         },
         Backend {
             name: "neon",
             supported: || true,
-            compressor: Portable,
+            compressor_for: |_| Portable,
             simd: Simd::Neon,
-            per_block_listed: Some(PortableNeon),
+            per_block_for: Some(|_| PortableNeon),
         },
     ];
 }

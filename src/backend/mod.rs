@@ -24,7 +24,9 @@ use crate::vector::Simd;
 /// batch run on, and whether it detects one block at a time. Chosen once
 /// per hasher; each module runs its part of it (`Compressor::compress`,
 /// `filter::masks`, `detect::compress_candidate`, `PerBlock::detect`,
-/// `batch::hash`).
+/// `batch::hash`). Its compressor and per-block form may differ by CPU
+/// vendor ([`Vendor`]): [`Backend::compressor`] and [`Backend::per_block`]
+/// give them for this CPU's.
 ///
 /// Its parts name instructions the CPU may lack: use only a backend whose
 /// `supported` returned true (as `best` and `by_name` guarantee).
@@ -33,16 +35,41 @@ pub(crate) struct Backend {
     pub name: &'static str,
     /// Whether this CPU runs it.
     pub supported: fn() -> bool,
-    /// How it compresses whole blocks, and a candidate block with its test.
-    pub compressor: Compressor,
+    /// How it compresses whole blocks, and a candidate block with its test,
+    /// on a CPU of the vendor given.
+    pub compressor_for: fn(Vendor) -> Compressor,
     /// The vectors its filter runs on, one block per lane, and its batch
     /// (many messages at once), one message per lane.
     pub simd: Simd,
     /// Detection one block at a time (the per-block filter on the schedule
-    /// the rounds store); without it, blocks are filtered ahead, one block
-    /// per vector lane. As the table lists it: [`Backend::per_block`] gives
-    /// it as this CPU runs it.
-    pub per_block_listed: Option<PerBlock>,
+    /// the rounds store), on a CPU of the vendor given; without it, blocks
+    /// are filtered ahead, one block per vector lane.
+    pub per_block_for: Option<fn(Vendor) -> PerBlock>,
+}
+
+/// The CPU vendors whose backends are tuned apart: the same instructions
+/// arranged as each vendor's cores run them fastest (src/backend/x86_64.rs
+/// says what differs, and why). Read once, from CPUID on x86-64; `Other`
+/// on every other architecture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Vendor {
+    Amd,
+    /// Intel, and any vendor not measured apart.
+    Other,
+}
+
+impl Vendor {
+    /// Every vendor, for the tests that run each one's forms on any CPU.
+    #[cfg(test)]
+    pub(crate) const ALL: [Vendor; 2] = [Vendor::Amd, Vendor::Other];
+
+    /// This CPU's.
+    pub(crate) fn this_cpu() -> Vendor {
+        #[cfg(target_arch = "x86_64")]
+        return x86_64::vendor();
+        #[cfg(not(target_arch = "x86_64"))]
+        Vendor::Other
+    }
 }
 
 impl fmt::Debug for Backend {
@@ -77,19 +104,20 @@ const ARCH: &[Backend] = &[];
 static PORTABLE: Backend = Backend {
     name: "portable",
     supported: || true,
-    compressor: Compressor::Portable,
+    compressor_for: |_| Compressor::Portable,
     simd: Simd::PORTABLE,
-    per_block_listed: None,
+    per_block_for: None,
 };
 
 impl Backend {
-    /// Its per-block form as this CPU runs it: the architecture's file may
-    /// tune the listed one to the CPU (x86-64: by vendor).
+    /// Its compressor on this CPU.
+    pub(crate) fn compressor(&self) -> Compressor {
+        (self.compressor_for)(Vendor::this_cpu())
+    }
+
+    /// Its per-block form on this CPU, if it has one.
     pub(crate) fn per_block(&self) -> Option<PerBlock> {
-        #[cfg(target_arch = "x86_64")]
-        return self.per_block_listed.map(x86_64::per_block);
-        #[cfg(not(target_arch = "x86_64"))]
-        self.per_block_listed
+        self.per_block_for.map(|form| form(Vendor::this_cpu()))
     }
 
     /// Every backend this build knows, fastest first; `portable` is last.
@@ -235,3 +263,35 @@ impl fmt::Display for BackendError {
 
 #[cfg(feature = "std")]
 impl std::error::Error for BackendError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compress::{IV, compress_expanded};
+
+    /// Every backend this CPU runs compresses as the step function does,
+    /// with each vendor's compressor (this CPU's and the others'), calls of
+    /// zero to five blocks.
+    #[test]
+    fn every_compressor_for_every_vendor_compresses_as_the_steps() {
+        let mut rng = crate::splitmix::SplitMix64(0xc0de);
+        let mut blocks = [[0u8; 64]; 5];
+        for round in 0..50 {
+            for block in &mut blocks {
+                rng.fill(block);
+            }
+            let n = round % 6;
+            let mut want = IV;
+            for block in &blocks[..n] {
+                compress_expanded(&mut want, &crate::block::expand(block));
+            }
+            for backend in Backend::all().filter(|b| (b.supported)()) {
+                for vendor in Vendor::ALL {
+                    let mut got = IV;
+                    (backend.compressor_for)(vendor).compress(&mut got, &blocks[..n]);
+                    assert_eq!(got, want, "{} for {vendor:?}, {n} blocks", backend.name);
+                }
+            }
+        }
+    }
+}

@@ -13,9 +13,9 @@ use super::Backend;
 pub(super) static BACKENDS: &[Backend] = &[Backend {
     name: "simd128",
     supported: || true,
-    compressor: crate::compress::Compressor::Portable,
+    compressor_for: |_| crate::compress::Compressor::Portable,
     simd: crate::vector::Simd::Simd128,
-    per_block_listed: Some(crate::detect::PerBlock::PortableSimd128),
+    per_block_for: Some(|_| crate::detect::PerBlock::PortableSimd128),
 }];
 
 #[cfg(not(target_feature = "simd128"))]

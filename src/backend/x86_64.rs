@@ -10,15 +10,21 @@
 //! and the AVX2 one behind a call: a wide filter never runs inside the
 //! legacy-SSE SHA rounds (the dirty upper state).
 //!
-//! One choice is by vendor: on AMD the AVX-512 form's short calls take
-//! the AVX2 filter behind the rounds ([`per_block`]).
+//! Two choices are by vendor ([`Vendor`], from CPUID): on AMD the SHA-NI
+//! rounds expand the whole schedule with the SHA message instructions, and
+//! the AVX-512 form's short calls take the AVX2 filter behind the rounds
+//! ([`expansion`], [`short_calls_behind`]): measured faster on Zen 5 (the
+//! second also on Zen 4, the first modelled there). Any other vendor gets
+//! the arrangement measured on Intel; a CPU the table does not know gets
+//! its vendor's.
 //!
 //! The AVX-512 backends exist in builds by a compiler that has the
 //! intrinsics (`sha1dc_avx512`, set by build.rs).
 
-use super::Backend;
+use super::{Backend, Vendor};
 use crate::compress::Compressor::{Portable, ShaNi};
-use crate::detect::PerBlock::{self, ShaNiAvx2, ShaNiSse2};
+use crate::compress::x86_sha::Expansion;
+use crate::detect::PerBlock::{ShaNiAvx2, ShaNiSse2};
 use crate::vector::Simd;
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
@@ -31,73 +37,79 @@ pub(super) static BACKENDS: &[Backend] = &[
     Backend {
         name: "sha-ni+avx512",
         supported: || has_sha_ni::get() && has_avx512::get(),
-        compressor: crate::compress::Compressor::ShaNiAvx512,
+        compressor_for: |v| crate::compress::Compressor::ShaNiAvx512(expansion(v)),
         simd: Simd::Avx512,
-        per_block_listed: Some(crate::detect::PerBlock::ShaNiAvx512 {
-            short_calls_behind: false,
+        per_block_for: Some(|v| crate::detect::PerBlock::ShaNiAvx512 {
+            short_calls_behind: short_calls_behind(v),
+            expansion: expansion(v),
         }),
     },
     Backend {
         name: "sha-ni+avx2",
         supported: || has_sha_ni::get() && has_avx2::get(),
-        compressor: ShaNi,
+        compressor_for: |v| ShaNi(expansion(v)),
         simd: Simd::Avx2,
-        per_block_listed: Some(ShaNiAvx2),
+        per_block_for: Some(|v| ShaNiAvx2(expansion(v))),
     },
     Backend {
         name: "sha-ni+sse2",
         supported: has_sha_ni::get,
-        compressor: ShaNi,
+        compressor_for: |v| ShaNi(expansion(v)),
         simd: Simd::Sse2,
-        per_block_listed: Some(ShaNiSse2),
+        per_block_for: Some(|v| ShaNiSse2(expansion(v))),
     },
     #[cfg(sha1dc_avx512)]
     Backend {
         name: "avx512",
         supported: has_avx512::get,
-        compressor: Portable,
+        compressor_for: |_| Portable,
         simd: Simd::Avx512,
-        per_block_listed: None,
+        per_block_for: None,
     },
     Backend {
         name: "avx2",
         supported: has_avx2::get,
-        compressor: Portable,
+        compressor_for: |_| Portable,
         simd: Simd::Avx2,
-        per_block_listed: None,
+        per_block_for: None,
     },
     Backend {
         name: "sse2",
         supported: || true,
-        compressor: Portable,
+        compressor_for: |_| Portable,
         simd: Simd::Sse2,
-        per_block_listed: None,
+        per_block_for: None,
     },
 ];
 
-/// `form` as this CPU runs it: on AMD, a short call of the AVX-512 form is
-/// filtered behind the rounds, which measured faster there (Zen 4); not
-/// elsewhere, where it was not measured and the Xeon's earlier figures had
-/// the beside form ahead at 64 bytes.
-pub(super) fn per_block(form: PerBlock) -> PerBlock {
-    match form {
-        #[cfg(sha1dc_avx512)]
-        PerBlock::ShaNiAvx512 { .. } => PerBlock::ShaNiAvx512 {
-            short_calls_behind: is_amd(),
-        },
-        other => other,
+/// How the SHA-NI rounds expand the schedule: on AMD with the SHA message
+/// instructions throughout, single operations there (fewer instructions:
+/// faster short messages, no slower long ones); elsewhere words 32..80 by
+/// the rol-2 recurrence, as `sha1msg2` is microcoded on Sapphire Rapids.
+fn expansion(vendor: Vendor) -> Expansion {
+    match vendor {
+        Vendor::Amd => Expansion::ShaMsg,
+        Vendor::Other => Expansion::Rol2,
     }
 }
 
-/// Whether the CPU's vendor (CPUID leaf 0) is AMD, read once.
+/// Whether a short call of the AVX-512 form is filtered behind the rounds:
+/// on AMD, where that measured faster (Zen 4 and Zen 5); not elsewhere,
+/// where it was not measured and the Xeon's earlier figures had the beside
+/// form ahead at 64 bytes.
 #[cfg(sha1dc_avx512)]
-fn is_amd() -> bool {
+fn short_calls_behind(vendor: Vendor) -> bool {
+    vendor == Vendor::Amd
+}
+
+/// This CPU's vendor (CPUID leaf 0), read once.
+pub(super) fn vendor() -> Vendor {
     use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
     // 0: not read yet; 1: AMD; 2: another vendor.
     static VENDOR: AtomicU8 = AtomicU8::new(0);
     match VENDOR.load(Relaxed) {
-        1 => true,
-        2 => false,
+        1 => Vendor::Amd,
+        2 => Vendor::Other,
         _ => {
             // SAFETY: every x86-64 CPU has CPUID and its leaf 0.
             #[allow(unused_unsafe)]
@@ -105,17 +117,19 @@ fn is_amd() -> bool {
             // "AuthenticAMD" in EBX, EDX, ECX.
             let amd = (id.ebx, id.edx, id.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
             VENDOR.store(if amd { 1 } else { 2 }, Relaxed);
-            amd
+            if amd { Vendor::Amd } else { Vendor::Other }
         }
     }
 }
 
-#[cfg(all(test, sha1dc_avx512))]
+#[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compress::Compressor;
+    use crate::detect::PerBlock;
 
-    /// The vendor CPUID gives is the one Linux reports, and the AVX-512
-    /// form's short calls follow it.
+    /// The vendor CPUID gives is the one Linux reports, and the SHA-NI
+    /// backends' forms on this CPU are its vendor's.
     #[test]
     fn the_vendor_is_the_one_linux_reports() {
         let info = match std::fs::read_to_string("/proc/cpuinfo") {
@@ -127,11 +141,31 @@ mod tests {
         let amd = info
             .lines()
             .any(|l| l.starts_with("vendor_id") && l.ends_with("AuthenticAMD"));
-        assert_eq!(is_amd(), amd);
-        assert_eq!(is_amd(), amd, "read once, the same");
-        assert!(matches!(
-            per_block(PerBlock::ShaNiAvx512 { short_calls_behind: !amd }),
-            PerBlock::ShaNiAvx512 { short_calls_behind } if short_calls_behind == amd
-        ));
+        let want = if amd { Vendor::Amd } else { Vendor::Other };
+        assert_eq!(vendor(), want);
+        assert_eq!(vendor(), want, "read once, the same");
+        let sha_msg = if amd {
+            Expansion::ShaMsg
+        } else {
+            Expansion::Rol2
+        };
+        for backend in BACKENDS {
+            assert_eq!(backend.compressor(), (backend.compressor_for)(want));
+            assert_eq!(backend.per_block(), backend.per_block_for.map(|f| f(want)));
+            match backend.compressor() {
+                ShaNi(e) => assert_eq!(e, sha_msg, "{}", backend.name),
+                #[cfg(sha1dc_avx512)]
+                Compressor::ShaNiAvx512(e) => assert_eq!(e, sha_msg, "{}", backend.name),
+                _ => {}
+            }
+            #[cfg(sha1dc_avx512)]
+            if let Some(PerBlock::ShaNiAvx512 {
+                short_calls_behind,
+                expansion,
+            }) = backend.per_block()
+            {
+                assert_eq!((short_calls_behind, expansion), (amd, sha_msg));
+            }
+        }
     }
 }

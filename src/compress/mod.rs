@@ -76,12 +76,13 @@ impl<T: Beside> Beside for &mut T {
 pub(crate) enum Compressor {
     /// Plain Rust (portable.rs), on every target.
     Portable,
-    /// The x86 SHA extensions (x86_sha.rs).
+    /// The x86 SHA extensions (x86_sha.rs), the schedule expanded as the
+    /// vendor prefers.
     #[cfg(target_arch = "x86_64")]
-    ShaNi,
+    ShaNi(x86_sha::Expansion),
     /// The same, the schedule's rotates and three-input xors in AVX-512VL.
     #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-    ShaNiAvx512,
+    ShaNiAvx512(x86_sha::Expansion),
     /// The ARMv8 SHA-1 instructions (aarch64_sha.rs), in builds by a
     /// compiler that has their intrinsics (`sha1dc_armv8`, set by build.rs).
     #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
@@ -96,11 +97,13 @@ impl Compressor {
             Compressor::Portable => portable::compress_blocks(chain, blocks),
             // SAFETY: a `ShaNi` exists only where the CPU has SHA-NI.
             #[cfg(target_arch = "x86_64")]
-            Compressor::ShaNi => unsafe { x86_sha::compress_blocks(chain, blocks) },
+            Compressor::ShaNi(e) => unsafe { x86_sha::compress_blocks(e, chain, blocks) },
             // SAFETY: a `ShaNiAvx512` exists only where the CPU has SHA-NI
             // and AVX-512VL.
             #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-            Compressor::ShaNiAvx512 => unsafe { x86_sha::compress_blocks_avx512(chain, blocks) },
+            Compressor::ShaNiAvx512(e) => unsafe {
+                x86_sha::compress_blocks_avx512(e, chain, blocks)
+            },
             // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
             // instructions.
             #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]

@@ -67,23 +67,66 @@ impl Observer for () {
     unsafe fn after_quarter<const Q: usize>(&mut self, _: __m128i, _: __m128i) {}
 }
 
-/// Schedule words `4i..4i+4` (the first in the top lane), `i` >= 4, from
-/// the vectors before: words 16..32 with the SHA message instructions,
-/// words 32..80 by the equivalent recurrence
-/// W[t] = (W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]) <<< 2 in plain SSE, four
-/// words at a time: `sha1msg2` is microcoded on some CPUs (Sapphire
-/// Rapids) and stalls the front end, so it runs four times a block, not 16.
-/// Inlined with a constant `i`.
+/// How the rounds expand schedule words 32..80 (words 16..32 always take
+/// the SHA message instructions). The backend table chooses by vendor
+/// (src/backend/x86_64.rs); both give the same words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expansion {
+    /// `sha1msg1` and `sha1msg2` throughout: the fewest instructions where
+    /// both are single operations (AMD).
+    ShaMsg,
+    /// The equivalent recurrence
+    /// W[t] = (W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]) <<< 2 in plain SSE,
+    /// four words at a time: `sha1msg2` is microcoded on some CPUs
+    /// (Sapphire Rapids) and stalls the front end, so it runs four times a
+    /// block, not 16.
+    Rol2,
+}
+
+/// An [`Expansion`] as a type, so that the rounds are compiled for each.
+pub(crate) trait Expand {
+    /// Schedule words `4i..4i+4` (the first in the top lane), `i` >= 4,
+    /// from the vectors before. Inlined with a constant `i`.
+    ///
+    /// # Safety
+    /// The CPU must support SHA and SSSE3.
+    unsafe fn words(i: usize, v: &[__m128i; 20]) -> __m128i;
+}
+
+/// [`Expansion::ShaMsg`].
+pub(crate) struct ShaMsg;
+
+/// [`Expansion::Rol2`].
+pub(crate) struct Rol2;
+
+/// Words `4i..4i+4` by the SHA message instructions.
 #[inline(always)]
-unsafe fn schedule_words(i: usize, v: &[__m128i; 20]) -> __m128i {
-    // SAFETY: the caller's features (SHA, SSSE3).
+unsafe fn sha_msg(i: usize, v: &[__m128i; 20]) -> __m128i {
+    // SAFETY: the caller's features (SHA, SSE2).
     unsafe {
-        if i < 8 {
-            _mm_sha1msg2_epu32(
-                _mm_xor_si128(_mm_sha1msg1_epu32(v[i - 4], v[i - 3]), v[i - 2]),
-                v[i - 1],
-            )
-        } else {
+        _mm_sha1msg2_epu32(
+            _mm_xor_si128(_mm_sha1msg1_epu32(v[i - 4], v[i - 3]), v[i - 2]),
+            v[i - 1],
+        )
+    }
+}
+
+impl Expand for ShaMsg {
+    #[inline(always)]
+    unsafe fn words(i: usize, v: &[__m128i; 20]) -> __m128i {
+        // SAFETY: the caller's features.
+        unsafe { sha_msg(i, v) }
+    }
+}
+
+impl Expand for Rol2 {
+    #[inline(always)]
+    unsafe fn words(i: usize, v: &[__m128i; 20]) -> __m128i {
+        // SAFETY (whole body): the caller's features (SHA, SSSE3).
+        unsafe {
+            if i < 8 {
+                return sha_msg(i, v);
+            }
             let y = _mm_xor_si128(
                 _mm_xor_si128(_mm_alignr_epi8::<8>(v[i - 2], v[i - 1]), v[i - 4]),
                 _mm_xor_si128(v[i - 7], v[i - 8]),
@@ -104,7 +147,7 @@ unsafe fn words(block: &Block, i: usize) -> __m128i {
 
 /// The 80 schedule words of `block`, by the rounds' own vector recurrence.
 #[inline(always)]
-pub(crate) unsafe fn schedule(block: &Block) -> [u32; 80] {
+pub(crate) unsafe fn schedule<E: Expand>(block: &Block) -> [u32; 80] {
     // SAFETY: the caller's features; each store writes four words inside
     // the 80.
     unsafe {
@@ -113,7 +156,7 @@ pub(crate) unsafe fn schedule(block: &Block) -> [u32; 80] {
             *x = words(block, k);
         }
         for i in 4..20 {
-            v[i] = schedule_words(i, &v);
+            v[i] = E::words(i, &v);
         }
         let mut w = [0u32; 80];
         for (k, x) in v.iter().enumerate() {
@@ -129,7 +172,7 @@ pub(crate) unsafe fn schedule(block: &Block) -> [u32; 80] {
 /// One block's 80 rounds, the chaining value in `abcd` and `e`, watched by
 /// `observer`.
 #[inline(always)]
-pub(crate) unsafe fn block_rounds(
+pub(crate) unsafe fn block_rounds<E: Expand>(
     abcd: &mut __m128i,
     e: &mut __m128i,
     block: &Block,
@@ -154,7 +197,7 @@ pub(crate) unsafe fn block_rounds(
         macro_rules! groups {
             ($f:literal: $($i:literal)*) => {$(
                 if $i >= 4 {
-                    v[$i] = schedule_words($i, &v);
+                    v[$i] = E::words($i, &v);
                 }
                 observer.words($i, v[$i]);
                 x = _mm_sha1nexte_epu32(prev, v[$i]);
@@ -176,14 +219,29 @@ pub(crate) unsafe fn block_rounds(
     }
 }
 
-/// Compresses `blocks` into `chain`.
+/// Compresses `blocks` into `chain`, the schedule expanded as `e` says.
 ///
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
+#[inline]
+pub(crate) unsafe fn compress_blocks(e: Expansion, chain: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY (both): the caller checked the CPU.
+    unsafe {
+        match e {
+            Expansion::ShaMsg => compress_with::<ShaMsg>(chain, blocks),
+            Expansion::Rol2 => compress_with::<Rol2>(chain, blocks),
+        }
+    }
+}
+
+/// [`compress_blocks`] with the expansion `E`.
+///
+/// # Safety
+/// As [`compress_blocks`].
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-pub(crate) unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
+unsafe fn compress_with<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
     // SAFETY: the caller checked the CPU.
-    unsafe { rounds(chain, blocks) }
+    unsafe { rounds::<E>(chain, blocks) }
 }
 
 /// [`compress_blocks`] compiled with AVX-512VL: the schedule's rotates and
@@ -193,20 +251,36 @@ pub(crate) unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX-512F and AVX-512VL.
 #[cfg(sha1dc_avx512)]
+#[inline]
+pub(crate) unsafe fn compress_blocks_avx512(e: Expansion, chain: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY (both): the caller checked the CPU.
+    unsafe {
+        match e {
+            Expansion::ShaMsg => compress_avx512_with::<ShaMsg>(chain, blocks),
+            Expansion::Rol2 => compress_avx512_with::<Rol2>(chain, blocks),
+        }
+    }
+}
+
+/// [`compress_blocks_avx512`] with the expansion `E`.
+///
+/// # Safety
+/// As [`compress_blocks_avx512`].
+#[cfg(sha1dc_avx512)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
-pub(crate) unsafe fn compress_blocks_avx512(chain: &mut [u32; 5], blocks: &[Block]) {
+unsafe fn compress_avx512_with<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
     // SAFETY: the caller checked the CPU.
-    unsafe { rounds(chain, blocks) }
+    unsafe { rounds::<E>(chain, blocks) }
 }
 
 /// The rounds of every block of `blocks`, the chaining value in registers.
 #[inline(always)]
-unsafe fn rounds(chain: &mut [u32; 5], blocks: &[Block]) {
+unsafe fn rounds<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
     // SAFETY: the caller's features (SHA, SSSE3, SSE4.1).
     unsafe {
         let (mut abcd, mut e) = load(chain);
         for b in blocks {
-            block_rounds(&mut abcd, &mut e, b, &mut ());
+            block_rounds::<E>(&mut abcd, &mut e, b, &mut ());
         }
         store(abcd, e, chain);
     }

@@ -27,6 +27,9 @@ mod x86_sha;
 
 pub(crate) use recompress::{Candidates, Compressed, collision_block};
 
+#[cfg(target_arch = "x86_64")]
+use crate::compress::x86_sha::Expansion;
+
 use crate::block::{Block, Schedule, expand};
 use crate::compress::{Beside, Compressor, State};
 #[cfg(target_arch = "x86_64")]
@@ -127,9 +130,9 @@ pub(crate) fn compress_candidate(
         // SAFETY: a `ShaNi` (or `ShaNiAvx512`) exists only where the CPU
         // has SHA-NI.
         #[cfg(target_arch = "x86_64")]
-        Compressor::ShaNi => unsafe { x86_sha::compress_candidate(chain, block, c) },
+        Compressor::ShaNi(e) => unsafe { x86_sha::compress_candidate(e, chain, block, c) },
         #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-        Compressor::ShaNiAvx512 => unsafe { x86_sha::compress_candidate(chain, block, c) },
+        Compressor::ShaNiAvx512(e) => unsafe { x86_sha::compress_candidate(e, chain, block, c) },
         // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
         // instructions.
         #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
@@ -150,9 +153,9 @@ pub(crate) fn test_candidate(
         // SAFETY: a `ShaNi` (or `ShaNiAvx512`) exists only where the CPU
         // has SHA-NI.
         #[cfg(target_arch = "x86_64")]
-        Compressor::ShaNi => unsafe { x86_sha::test_candidate(compressed, block, c) },
+        Compressor::ShaNi(e) => unsafe { x86_sha::test_candidate(e, compressed, block, c) },
         #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-        Compressor::ShaNiAvx512 => unsafe { x86_sha::test_candidate(compressed, block, c) },
+        Compressor::ShaNiAvx512(e) => unsafe { x86_sha::test_candidate(e, compressed, block, c) },
         #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
         Compressor::Armv8 => recompress::test(compressed, &expand(block), c),
     }
@@ -441,16 +444,17 @@ unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
 
 /// The forms of detection one block at a time: a compressor's rounds that
 /// store the schedule, and the per-block filter that reads it. A value
-/// names instructions this CPU runs: only the backend table makes one.
-#[derive(Clone, Copy, Debug)]
+/// names instructions this CPU runs: only the backend table makes one (and
+/// chooses each SHA-NI form's [`Expansion`] by vendor).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum PerBlock {
     /// SHA-NI rounds, the 4-lane SSE2 filter of each block beside the
     /// rounds of the next ([`detect_beside`]).
     #[cfg(target_arch = "x86_64")]
-    ShaNiSse2,
+    ShaNiSse2(Expansion),
     /// SHA-NI rounds, the 8-lane AVX2 filter behind a call.
     #[cfg(target_arch = "x86_64")]
-    ShaNiAvx2,
+    ShaNiAvx2(Expansion),
     /// SHA-NI rounds with AVX-512VL, the 4-lane AVX-512VL filter of each
     /// block beside the rounds of the next ([`detect_beside`]). With
     /// `short_calls_behind`, a call of at most [`SHORT_CALL`] blocks takes
@@ -458,7 +462,10 @@ pub(crate) enum PerBlock {
     /// has no next block to hide in, costs more than the 8-lane filter
     /// behind every block (the backend table sets it: src/backend/x86_64.rs).
     #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-    ShaNiAvx512 { short_calls_behind: bool },
+    ShaNiAvx512 {
+        short_calls_behind: bool,
+        expansion: Expansion,
+    },
     /// Portable rounds, the 4-lane NEON filter.
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     PortableNeon,
@@ -486,18 +493,19 @@ impl PerBlock {
         unsafe {
             match self {
                 #[cfg(target_arch = "x86_64")]
-                PerBlock::ShaNiSse2 => x86_sha::detect_sse2(chain, blocks, reduced_round),
+                PerBlock::ShaNiSse2(e) => x86_sha::detect_sse2(e, chain, blocks, reduced_round),
                 #[cfg(target_arch = "x86_64")]
-                PerBlock::ShaNiAvx2 => x86_sha::detect_avx2(chain, blocks, reduced_round),
+                PerBlock::ShaNiAvx2(e) => x86_sha::detect_avx2(e, chain, blocks, reduced_round),
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
                 PerBlock::ShaNiAvx512 {
                     short_calls_behind: true,
+                    expansion: e,
                 } if blocks.len() <= SHORT_CALL => {
-                    x86_sha::detect_avx2(chain, blocks, reduced_round)
+                    x86_sha::detect_avx2(e, chain, blocks, reduced_round)
                 }
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                PerBlock::ShaNiAvx512 { .. } => {
-                    x86_sha::detect_avx512(chain, blocks, reduced_round)
+                PerBlock::ShaNiAvx512 { expansion: e, .. } => {
+                    x86_sha::detect_avx512(e, chain, blocks, reduced_round)
                 }
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 PerBlock::PortableNeon => portable::detect::<core::arch::aarch64::uint32x4_t>(

@@ -4,7 +4,7 @@
 
 use super::recompress::{TestStates, first_match, partner_at_boundary, recompress};
 use super::{Candidates, compress_candidate};
-use crate::backend::Backend;
+use crate::backend::{Backend, Vendor};
 use crate::block::{Block, expand};
 use crate::compress::{IV, compress_expanded, steps_forward};
 use crate::dv::{DVS, DvKind};
@@ -130,10 +130,13 @@ fn recompression_known_answers() {
             // as plain SHA-1 does.
             for name in crate::available_backends() {
                 let backend = Backend::by_name(name).unwrap();
-                let mut chain = e.chain_in;
-                let got = compress_candidate(backend.compressor, &mut chain, &e.block, c);
-                let what = format!("{}: {name} rr={reduced_round}", e.file);
-                assert_eq!((got, chain), (want, chain_out), "{what}");
+                for vendor in Vendor::ALL {
+                    let compressor = (backend.compressor_for)(vendor);
+                    let mut chain = e.chain_in;
+                    let got = compress_candidate(compressor, &mut chain, &e.block, c);
+                    let what = format!("{}: {name} for {vendor:?}, rr={reduced_round}", e.file);
+                    assert_eq!((got, chain), (want, chain_out), "{what}");
+                }
             }
         }
     }
@@ -175,8 +178,9 @@ fn partner_at_boundary_is_the_stepped_partner() {
 /// form that tests a candidate beside a later block's rounds sees them),
 /// with the plain chain after it, as the scalar test finds it; and a call
 /// without one compresses as plain SHA-1. Reduced-round detection on its
-/// own collision. The AVX-512 form both ways, short calls beside and
-/// behind, whichever this CPU's vendor takes.
+/// own collision. Each form as every vendor's CPU runs it (the AVX-512
+/// form's short calls beside and behind, each schedule expansion),
+/// whichever vendor this CPU is.
 #[test]
 fn per_block_forms_find_the_block_anywhere_in_a_call() {
     let files: [(&[u8], bool); 3] = [
@@ -187,26 +191,21 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
             true,
         ),
     ];
-    // Each backend's form, those this CPU cannot run skipped (failed under CI).
-    let mut forms = Vec::new();
+    // Each backend's form for every vendor (this CPU's and the others'),
+    // those this CPU cannot run skipped (failed under CI).
+    let mut forms: Vec<(String, super::PerBlock)> = Vec::new();
     for backend in Backend::all() {
-        let form = match backend.per_block() {
-            Some(form) => form,
+        let form_for = match backend.per_block_for {
+            Some(form_for) => form_for,
             None => continue,
         };
         if (backend.supported)() {
-            // The AVX-512 form both ways (one of them is this CPU's).
-            #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-            if matches!(form, super::PerBlock::ShaNiAvx512 { .. }) {
-                for (name, short_calls_behind) in [
-                    ("sha-ni+avx512, short calls beside", false),
-                    ("sha-ni+avx512, short calls behind", true),
-                ] {
-                    forms.push((name, super::PerBlock::ShaNiAvx512 { short_calls_behind }));
+            for vendor in Vendor::ALL {
+                let form = form_for(vendor);
+                if !forms.iter().any(|&(_, f)| f == form) {
+                    forms.push((format!("{} for {vendor:?}", backend.name), form));
                 }
-                continue;
             }
-            forms.push((backend.name, form));
         } else {
             crate::skip::skip_or_fail(&format!(
                 "this CPU cannot run backend {}: its per-block form is not tested",
@@ -237,7 +236,7 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
             chains.push(chain_out);
         }
         let (at, dv) = flagged.expect("the file has a collision block");
-        for &(name, form) in &forms {
+        for (name, form) in &forms {
             for start in 0..=at {
                 for end in start + 1..=(at + 5).min(blocks.len()) {
                     let mut chain = chains[start];

@@ -11,7 +11,9 @@ use core::arch::x86_64::*;
 use super::recompress::{TestStates, dvs_of, first_match, partner_at_boundary, partner_before_64};
 use super::{Candidates, Compressed, KeepingRounds, Rounds, TestsBeside};
 use crate::block::{Block, InOrder, Mirrored, Schedule};
-use crate::compress::x86_sha::{Observer, block_rounds, load, schedule, state_of, store};
+use crate::compress::x86_sha::{
+    Expand, Expansion, Observer, Rol2, ShaMsg, block_rounds, load, schedule, state_of, store,
+};
 use crate::compress::{Beside, State};
 use crate::dv::DVS;
 use crate::filter::per_block::BESIDE;
@@ -69,10 +71,11 @@ impl<B: Beside> Observer for KeepSchedule<'_, B> {
     }
 }
 
-/// The SHA-NI rounds (src/compress/x86_sha.rs).
-pub(super) struct ShaNi;
+/// The SHA-NI rounds (src/compress/x86_sha.rs), the schedule expanded by
+/// `E`.
+pub(super) struct ShaNi<E>(core::marker::PhantomData<E>);
 
-impl Rounds for ShaNi {
+impl<E: Expand> Rounds for ShaNi<E> {
     #[inline(always)]
     unsafe fn compress(chain: &mut [u32; 5], block: &Block) -> (Compressed, [u32; 80]) {
         let chain_in = *chain;
@@ -80,14 +83,14 @@ impl Rounds for ShaNi {
         // SAFETY (whole body): the caller checked the CPU.
         unsafe {
             let (mut abcd, mut e) = load(chain);
-            block_rounds(&mut abcd, &mut e, block, &mut Before60(&mut before_60));
+            block_rounds::<E>(&mut abcd, &mut e, block, &mut Before60(&mut before_60));
             store(abcd, e, chain);
             let compressed = Compressed {
                 chain_in,
                 chain_out: *chain,
                 before_60,
             };
-            (compressed, schedule(block))
+            (compressed, schedule::<E>(block))
         }
     }
 
@@ -98,7 +101,7 @@ impl Rounds for ShaNi {
     }
 }
 
-impl KeepingRounds for ShaNi {
+impl<E: Expand> KeepingRounds for ShaNi<E> {
     /// `abcd` and `e` (src/compress/x86_sha.rs).
     type Chain = (__m128i, __m128i);
     type Schedule = Mirrored;
@@ -130,7 +133,7 @@ impl KeepingRounds for ShaNi {
             beside,
         };
         // SAFETY: the caller checked the CPU.
-        unsafe { block_rounds(&mut chain.0, &mut chain.1, block, &mut record) };
+        unsafe { block_rounds::<E>(&mut chain.0, &mut chain.1, block, &mut record) };
         record.before_60
     }
 
@@ -141,7 +144,7 @@ impl KeepingRounds for ShaNi {
     }
 }
 
-impl TestsBeside for ShaNi {
+impl<E: Expand> TestsBeside for ShaNi<E> {
     type Test = PartnerBeside;
 
     #[inline(always)]
@@ -160,14 +163,34 @@ impl TestsBeside for ShaNi {
 ///
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
 pub(super) unsafe fn compress_candidate(
+    e: Expansion,
+    chain: &mut [u32; 5],
+    block: &Block,
+    c: Candidates,
+) -> Option<usize> {
+    // SAFETY (both): the caller checked the CPU.
+    unsafe {
+        match e {
+            Expansion::ShaMsg => compress_candidate_with::<ShaMsg>(chain, block, c),
+            Expansion::Rol2 => compress_candidate_with::<Rol2>(chain, block, c),
+        }
+    }
+}
+
+/// [`compress_candidate`] with the expansion `E`.
+///
+/// # Safety
+/// As [`compress_candidate`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn compress_candidate_with<E: Expand>(
     chain: &mut [u32; 5],
     block: &Block,
     c: Candidates,
 ) -> Option<usize> {
     // SAFETY: the caller checked the CPU.
-    unsafe { super::compress_and_test::<ShaNi>(chain, block, c) }
+    unsafe { super::compress_and_test::<ShaNi<E>>(chain, block, c) }
 }
 
 /// [`super::test_candidate`] with the SHA-NI rounds: the schedule by their
@@ -175,14 +198,34 @@ pub(super) unsafe fn compress_candidate(
 ///
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
 pub(super) unsafe fn test_candidate(
+    e: Expansion,
+    compressed: &Compressed,
+    block: &Block,
+    c: Candidates,
+) -> Option<usize> {
+    // SAFETY (both): the caller checked the CPU.
+    unsafe {
+        match e {
+            Expansion::ShaMsg => test_candidate_with::<ShaMsg>(compressed, block, c),
+            Expansion::Rol2 => test_candidate_with::<Rol2>(compressed, block, c),
+        }
+    }
+}
+
+/// [`test_candidate`] with the expansion `E`.
+///
+/// # Safety
+/// As [`test_candidate`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn test_candidate_with<E: Expand>(
     compressed: &Compressed,
     block: &Block,
     c: Candidates,
 ) -> Option<usize> {
     // SAFETY: the caller checked the CPU.
-    unsafe { test_schedule(compressed, &InOrder(schedule(block)), c) }
+    unsafe { test_schedule(compressed, &InOrder(schedule::<E>(block)), c) }
 }
 
 /// Detection one block at a time with the 4-lane SSE2 filter of each block
@@ -192,13 +235,20 @@ pub(super) unsafe fn test_candidate(
 /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
 #[inline]
 pub(super) unsafe fn detect_sse2(
+    e: Expansion,
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
 ) -> Option<(usize, usize)> {
     let mut schedules = [Mirrored::default(), Mirrored::default()];
-    // SAFETY: the caller checked the CPU.
-    unsafe { beside_sse2(chain, blocks, reduced_round, &mut schedules) }
+    let s = &mut schedules;
+    // SAFETY (both): the caller checked the CPU.
+    unsafe {
+        match e {
+            Expansion::ShaMsg => beside_sse2::<ShaMsg>(chain, blocks, reduced_round, s),
+            Expansion::Rol2 => beside_sse2::<Rol2>(chain, blocks, reduced_round, s),
+        }
+    }
 }
 
 /// [`detect_sse2`] on zeroed schedules.
@@ -206,14 +256,14 @@ pub(super) unsafe fn detect_sse2(
 /// # Safety
 /// As [`detect_sse2`].
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn beside_sse2(
+unsafe fn beside_sse2<E: Expand>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
     schedules: &mut [Mirrored; 2],
 ) -> Option<(usize, usize)> {
     // SAFETY: the caller checked the CPU.
-    unsafe { super::detect_beside::<ShaNi, Sse2Filter>(chain, blocks, reduced_round, schedules) }
+    unsafe { super::detect_beside::<ShaNi<E>, Sse2Filter>(chain, blocks, reduced_round, schedules) }
 }
 
 /// The 4-lane SSE2 filter beside the SHA-NI rounds.
@@ -249,14 +299,34 @@ fn finish_sse2(s: &Mirrored, killed: __m128i) -> u32 {
 ///
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3, SSE4.1 and AVX2.
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
 pub(super) unsafe fn detect_avx2(
+    e: Expansion,
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<(usize, usize)> {
+    // SAFETY (both): the caller checked the CPU.
+    unsafe {
+        match e {
+            Expansion::ShaMsg => behind_avx2::<ShaMsg>(chain, blocks, reduced_round),
+            Expansion::Rol2 => behind_avx2::<Rol2>(chain, blocks, reduced_round),
+        }
+    }
+}
+
+/// [`detect_avx2`] with the expansion `E`.
+///
+/// # Safety
+/// As [`detect_avx2`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn behind_avx2<E: Expand>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
 ) -> Option<(usize, usize)> {
     // SAFETY: the caller checked the CPU.
-    unsafe { super::detect_blocks::<ShaNi>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
+    unsafe { super::detect_blocks::<ShaNi<E>>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
 }
 
 /// Detection one block at a time, the rounds compiled with AVX-512VL
@@ -271,13 +341,20 @@ pub(super) unsafe fn detect_avx2(
 #[cfg(sha1dc_avx512)]
 #[inline]
 pub(super) unsafe fn detect_avx512(
+    e: Expansion,
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
 ) -> Option<(usize, usize)> {
     let mut schedules = [Mirrored::default(), Mirrored::default()];
-    // SAFETY: the caller checked the CPU.
-    unsafe { beside_avx512(chain, blocks, reduced_round, &mut schedules) }
+    let s = &mut schedules;
+    // SAFETY (both): the caller checked the CPU.
+    unsafe {
+        match e {
+            Expansion::ShaMsg => beside_avx512::<ShaMsg>(chain, blocks, reduced_round, s),
+            Expansion::Rol2 => beside_avx512::<Rol2>(chain, blocks, reduced_round, s),
+        }
+    }
 }
 
 /// [`detect_avx512`] on zeroed schedules.
@@ -286,14 +363,16 @@ pub(super) unsafe fn detect_avx512(
 /// As [`detect_avx512`].
 #[cfg(sha1dc_avx512)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
-unsafe fn beside_avx512(
+unsafe fn beside_avx512<E: Expand>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
     schedules: &mut [Mirrored; 2],
 ) -> Option<(usize, usize)> {
     // SAFETY: the caller checked the CPU.
-    unsafe { super::detect_beside::<ShaNi, Avx512Filter>(chain, blocks, reduced_round, schedules) }
+    unsafe {
+        super::detect_beside::<ShaNi<E>, Avx512Filter>(chain, blocks, reduced_round, schedules)
+    }
 }
 
 /// The 4-lane AVX-512VL filter beside the SHA-NI rounds.
@@ -584,8 +663,9 @@ mod tests {
             rng.fill(&mut block);
             let chain_in: [u32; 5] = core::array::from_fn(|_| rng.next_u64() as u32);
             let w = expand(&block);
-            // SAFETY: SHA-NI checked above.
-            assert_eq!(unsafe { schedule(&block) }, w, "round {round}");
+            // SAFETY (both): SHA-NI checked above.
+            assert_eq!(unsafe { schedule::<ShaMsg>(&block) }, w, "round {round}");
+            assert_eq!(unsafe { schedule::<Rol2>(&block) }, w, "round {round}");
             let mut want_60 = chain_in;
             steps_forward(&mut want_60, 0, 60, |t| w[t]);
             let mut before_60 = [0u32; 5];
@@ -593,10 +673,26 @@ mod tests {
             // SAFETY: SHA-NI checked above.
             unsafe {
                 let (mut abcd, mut e) = load(&chain);
-                block_rounds(&mut abcd, &mut e, &block, &mut Before60(&mut before_60));
+                block_rounds::<Rol2>(&mut abcd, &mut e, &block, &mut Before60(&mut before_60));
                 store(abcd, e, &mut chain);
             }
             assert_eq!(before_60, want_60, "round {round}");
+            let (mut before_60_msg, mut chain_msg) = ([0u32; 5], chain_in);
+            // SAFETY: SHA-NI checked above.
+            unsafe {
+                let (mut abcd, mut e) = load(&chain_msg);
+                let keep = &mut Before60(&mut before_60_msg);
+                block_rounds::<ShaMsg>(&mut abcd, &mut e, &block, keep);
+                store(abcd, e, &mut chain_msg);
+            }
+            let mut want_out = chain_in;
+            crate::compress::compress_expanded(&mut want_out, &w);
+            assert_eq!(chain, want_out, "round {round}");
+            assert_eq!(
+                (before_60_msg, chain_msg),
+                (want_60, want_out),
+                "round {round}"
+            );
             let states = TestStates::from_before_60(before_60, &w);
             let (in_order, mirrored) = (InOrder(w), Mirrored::from_words(&w));
             for (i, dv) in DVS.iter().enumerate() {
