@@ -676,7 +676,8 @@ mod tests {
                     content: &whole[header_len..],
                 };
                 let (full, tail) = crate::block::split_blocks(whole);
-                let (pad, count) = crate::block::padding(tail, len as u64);
+                let mut pad = [[0; 64]; 3];
+                let count = crate::block::end_blocks(&mut pad, None, tail, len as u64);
                 let want: Vec<Block> = full
                     .iter()
                     .copied()

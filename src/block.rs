@@ -197,15 +197,34 @@ impl core::fmt::Debug for Partial {
     }
 }
 
-/// SHA-1 padding: the one or two final blocks for a message of `len` bytes
-/// whose last `tail.len() == len % 64` bytes are `tail`.
-pub(crate) fn padding(tail: &[u8], len: u64) -> ([Block; 2], usize) {
-    let mut blocks = [[0u8; 64]; 2];
+/// Writes the blocks that end a message of `len` bytes whose last
+/// `tail.len() == len % 64` bytes are `tail` into `blocks`, so that they
+/// reach the backend in one call: its last whole block where the caller
+/// held it back, then SHA-1's padding (one or two blocks). Returns how
+/// many blocks that is. (Written in place: a block array returned by value
+/// was moved with `memcpy`'s wide stores, which the rounds' 16-byte loads
+/// could not read until they reached the cache.)
+pub(crate) fn end_blocks(
+    blocks: &mut [Block; 3],
+    last: Option<&Block>,
+    tail: &[u8],
+    len: u64,
+) -> usize {
     let n = tail.len();
     debug_assert!(n < 64);
-    blocks[0][..n].copy_from_slice(tail);
-    blocks[0][n] = 0x80;
+    let at = match last {
+        Some(block) => {
+            blocks[0] = *block;
+            1
+        }
+        None => 0,
+    };
+    let pad = &mut blocks[at..];
+    pad[0] = [0; 64];
+    pad[1] = [0; 64];
+    pad[0][..n].copy_from_slice(tail);
+    pad[0][n] = 0x80;
     let count = if n < 56 { 1 } else { 2 };
-    blocks[count - 1][56..].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
-    (blocks, count)
+    pad[count - 1][56..].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
+    at + count
 }

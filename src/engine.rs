@@ -227,7 +227,6 @@ impl Engine {
         let (blocks, tail) = block::split_blocks(data);
         self.len = data.len() as u64;
         let none = &mut Reporter::none();
-        let (pad, count) = block::padding(tail, self.len);
         // The last whole block goes with the padding, as a held one would.
         let last = match blocks.split_last() {
             Some((last, before)) if self.holds_blocks() => {
@@ -241,14 +240,17 @@ impl Engine {
                 None
             }
         };
-        self.process_end(last, &pad[..count], none);
+        let mut end = [[0; 64]; 3];
+        let count = block::end_blocks(&mut end, last, tail, self.len);
+        self.process(&end[..count], none);
         self.record.outcome(&self.chain)
     }
 
     pub(crate) fn finalize(&mut self, report: &mut Reporter<'_>) -> Outcome {
-        let (pad, count) = block::padding(self.partial.bytes(), self.len);
         let held = self.held.take();
-        self.process_end(held.as_ref(), &pad[..count], report);
+        let mut end = [[0; 64]; 3];
+        let count = block::end_blocks(&mut end, held.as_ref(), self.partial.bytes(), self.len);
+        self.process(&end[..count], report);
         self.partial = Partial::EMPTY;
         self.record.outcome(&self.chain)
     }
@@ -258,28 +260,20 @@ impl Engine {
     /// only the chain, the record and the counts are copied, not the bytes
     /// buffered, which the padding reads in place.
     pub(crate) fn outcome_so_far(&self, report: &mut Reporter<'_>) -> Outcome {
-        let (pad, count) = block::padding(self.partial.bytes(), self.len);
+        let mut blocks = [[0; 64]; 3];
+        let count = block::end_blocks(
+            &mut blocks,
+            self.held.as_ref(),
+            self.partial.bytes(),
+            self.len,
+        );
         let mut end = Engine {
             partial: Partial::EMPTY,
             held: None,
             ..*self
         };
-        end.process_end(self.held.as_ref(), &pad[..count], report);
+        end.process(&blocks[..count], report);
         end.record.outcome(&end.chain)
-    }
-
-    /// `last`, the message's last whole block where it was kept back, and
-    /// the padding blocks `pad` in one call: a short message's blocks reach
-    /// the backend together (a block's filter beside the next one's rounds).
-    fn process_end(&mut self, last: Option<&Block>, pad: &[Block], report: &mut Reporter<'_>) {
-        match last {
-            Some(b) => {
-                let mut end = [*b; 3];
-                end[1..1 + pad.len()].copy_from_slice(pad);
-                self.process(&end[..1 + pad.len()], report);
-            }
-            None => self.process(pad, report),
-        }
     }
 
     /// Compresses whole blocks into the chain(s), detecting collisions.

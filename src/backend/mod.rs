@@ -151,11 +151,21 @@ impl Backend {
         Backend::fastest()
     }
 
-    /// The first backend of the list this CPU supports.
+    /// The first backend of the list this CPU supports, looked for once.
     pub(crate) fn fastest() -> &'static Backend {
-        Backend::all()
-            .find(|b| (b.supported)())
-            .expect("the portable backend is always supported")
+        use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+        // Its place in `Backend::all()`, plus one (0: not looked for yet).
+        static FOUND: AtomicUsize = AtomicUsize::new(0);
+        let found = match FOUND.load(Relaxed) {
+            0 => {
+                let at = Backend::all().position(|b| (b.supported)());
+                let at = at.expect("the portable backend is always supported");
+                FOUND.store(at + 1, Relaxed);
+                at
+            }
+            n => n - 1,
+        };
+        Backend::all().nth(found).unwrap_or(&PORTABLE)
     }
 
     /// The backend called `name`, if it exists and this CPU supports it.
