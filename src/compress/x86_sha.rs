@@ -93,6 +93,22 @@ pub(crate) trait Expand {
     unsafe fn words(i: usize, v: &[__m128i; 20]) -> __m128i;
 }
 
+/// `$f::<E>(args)`, with `E` the type of the expansion `$e`: how a
+/// caller holding an [`Expansion`] reaches the rounds compiled for it.
+macro_rules! with_expansion {
+    ($e:expr, $f:ident($($arg:expr),* $(,)?)) => {
+        match $e {
+            $crate::compress::x86_sha::Expansion::ShaMsg => {
+                $f::<$crate::compress::x86_sha::ShaMsg>($($arg),*)
+            }
+            $crate::compress::x86_sha::Expansion::Rol2 => {
+                $f::<$crate::compress::x86_sha::Rol2>($($arg),*)
+            }
+        }
+    };
+}
+pub(crate) use with_expansion;
+
 /// [`Expansion::ShaMsg`].
 pub(crate) struct ShaMsg;
 
@@ -225,13 +241,8 @@ pub(crate) unsafe fn block_rounds<E: Expand>(
 /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
 #[inline]
 pub(crate) unsafe fn compress_blocks(e: Expansion, chain: &mut [u32; 5], blocks: &[Block]) {
-    // SAFETY (both): the caller checked the CPU.
-    unsafe {
-        match e {
-            Expansion::ShaMsg => compress_with::<ShaMsg>(chain, blocks),
-            Expansion::Rol2 => compress_with::<Rol2>(chain, blocks),
-        }
-    }
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, compress_with(chain, blocks)) }
 }
 
 /// [`compress_blocks`] with the expansion `E`.
@@ -253,13 +264,8 @@ unsafe fn compress_with<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
 #[cfg(sha1dc_avx512)]
 #[inline]
 pub(crate) unsafe fn compress_blocks_avx512(e: Expansion, chain: &mut [u32; 5], blocks: &[Block]) {
-    // SAFETY (both): the caller checked the CPU.
-    unsafe {
-        match e {
-            Expansion::ShaMsg => compress_avx512_with::<ShaMsg>(chain, blocks),
-            Expansion::Rol2 => compress_avx512_with::<Rol2>(chain, blocks),
-        }
-    }
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, compress_avx512_with(chain, blocks)) }
 }
 
 /// [`compress_blocks_avx512`] with the expansion `E`.

@@ -12,7 +12,7 @@ use super::recompress::{TestStates, dvs_of, first_match, partner_at_boundary, pa
 use super::{Candidates, Compressed, KeepingRounds, Rounds, TestsBeside};
 use crate::block::{Block, InOrder, Mirrored, Schedule};
 use crate::compress::x86_sha::{
-    Expand, Expansion, Observer, Rol2, ShaMsg, block_rounds, load, schedule, state_of, store,
+    Expand, Expansion, Observer, block_rounds, load, schedule, state_of, store, with_expansion,
 };
 use crate::compress::{Beside, State};
 use crate::dv::DVS;
@@ -170,13 +170,8 @@ pub(super) unsafe fn compress_candidate(
     block: &Block,
     c: Candidates,
 ) -> Option<usize> {
-    // SAFETY (both): the caller checked the CPU.
-    unsafe {
-        match e {
-            Expansion::ShaMsg => compress_candidate_with::<ShaMsg>(chain, block, c),
-            Expansion::Rol2 => compress_candidate_with::<Rol2>(chain, block, c),
-        }
-    }
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, compress_candidate_with(chain, block, c)) }
 }
 
 /// [`compress_candidate`] with the expansion `E`.
@@ -205,13 +200,8 @@ pub(super) unsafe fn test_candidate(
     block: &Block,
     c: Candidates,
 ) -> Option<usize> {
-    // SAFETY (both): the caller checked the CPU.
-    unsafe {
-        match e {
-            Expansion::ShaMsg => test_candidate_with::<ShaMsg>(compressed, block, c),
-            Expansion::Rol2 => test_candidate_with::<Rol2>(compressed, block, c),
-        }
-    }
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, test_candidate_with(compressed, block, c)) }
 }
 
 /// [`test_candidate`] with the expansion `E`.
@@ -242,13 +232,8 @@ pub(super) unsafe fn detect_sse2(
 ) -> Option<(usize, usize)> {
     let mut schedules = [Mirrored::default(), Mirrored::default()];
     let s = &mut schedules;
-    // SAFETY (both): the caller checked the CPU.
-    unsafe {
-        match e {
-            Expansion::ShaMsg => beside_sse2::<ShaMsg>(chain, blocks, reduced_round, s),
-            Expansion::Rol2 => beside_sse2::<Rol2>(chain, blocks, reduced_round, s),
-        }
-    }
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, beside_sse2(chain, blocks, reduced_round, s)) }
 }
 
 /// [`detect_sse2`] on zeroed schedules.
@@ -306,13 +291,8 @@ pub(super) unsafe fn detect_avx2(
     blocks: &[Block],
     reduced_round: bool,
 ) -> Option<(usize, usize)> {
-    // SAFETY (both): the caller checked the CPU.
-    unsafe {
-        match e {
-            Expansion::ShaMsg => behind_avx2::<ShaMsg>(chain, blocks, reduced_round),
-            Expansion::Rol2 => behind_avx2::<Rol2>(chain, blocks, reduced_round),
-        }
-    }
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, behind_avx2(chain, blocks, reduced_round)) }
 }
 
 /// [`detect_avx2`] with the expansion `E`.
@@ -348,13 +328,8 @@ pub(super) unsafe fn detect_avx512(
 ) -> Option<(usize, usize)> {
     let mut schedules = [Mirrored::default(), Mirrored::default()];
     let s = &mut schedules;
-    // SAFETY (both): the caller checked the CPU.
-    unsafe {
-        match e {
-            Expansion::ShaMsg => beside_avx512::<ShaMsg>(chain, blocks, reduced_round, s),
-            Expansion::Rol2 => beside_avx512::<Rol2>(chain, blocks, reduced_round, s),
-        }
-    }
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, beside_avx512(chain, blocks, reduced_round, s)) }
 }
 
 /// [`detect_avx512`] on zeroed schedules.
@@ -631,7 +606,7 @@ mod tests {
     use super::*;
     use crate::block::expand;
     use crate::compress::steps_forward;
-    use crate::compress::x86_sha::{block_rounds, load, schedule, store};
+    use crate::compress::x86_sha::{Rol2, ShaMsg, block_rounds, load, schedule, store};
     use crate::detect::recompress::recompress;
     use crate::splitmix::SplitMix64;
 
