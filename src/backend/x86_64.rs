@@ -125,8 +125,6 @@ pub(super) fn vendor() -> Vendor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compress::Compressor;
-    use crate::detect::PerBlock;
 
     /// The vendor CPUID gives is the one Linux reports, and the SHA-NI
     /// backends' forms on this CPU are its vendor's.
@@ -155,11 +153,13 @@ mod tests {
             match backend.compressor() {
                 ShaNi(e) => assert_eq!(e, sha_msg, "{}", backend.name),
                 #[cfg(sha1dc_avx512)]
-                Compressor::ShaNiAvx512(e) => assert_eq!(e, sha_msg, "{}", backend.name),
+                crate::compress::Compressor::ShaNiAvx512(e) => {
+                    assert_eq!(e, sha_msg, "{}", backend.name)
+                }
                 _ => {}
             }
             #[cfg(sha1dc_avx512)]
-            if let Some(PerBlock::ShaNiAvx512 {
+            if let Some(crate::detect::PerBlock::ShaNiAvx512 {
                 short_calls_behind,
                 expansion,
             }) = backend.per_block()
