@@ -5,18 +5,20 @@
 //! of x86-64, so the portable backend is only ever chosen when forced.
 //!
 //! The SHA-NI backends detect one block at a time (the per-block filter on
-//! the schedule the rounds store: src/detect/x86_sha.rs); with AVX-512 and
-//! SSE2 each block's filter runs beside the rounds of the next, 128-bit,
-//! and the AVX2 one behind a call: a wide filter never runs inside the
-//! legacy-SSE SHA rounds (the dirty upper state).
+//! the schedule the rounds store: src/detect/x86_sha.rs), each block's
+//! filter beside the rounds of the next where that is free.
 //!
-//! Two choices are by vendor ([`Vendor`], from CPUID): on AMD the SHA-NI
-//! rounds expand the whole schedule with the SHA message instructions, and
-//! the AVX-512 form's short calls take the AVX2 filter behind the rounds
-//! ([`expansion`], [`short_calls_behind`]): measured faster on Zen 5 (the
-//! second also on Zen 4, the first modelled there). Any other vendor gets
-//! the arrangement measured on Intel; a CPU the table does not know gets
-//! its vendor's.
+//! Two choices are by vendor ([`Vendor`], from CPUID), both measured faster
+//! on Zen 5. On AMD the SHA-NI rounds expand the whole schedule with the SHA
+//! message instructions ([`expansion`]). And on AMD the AVX2 and AVX-512
+//! backends run the 8-lane filter beside the rounds, 256-bit code next to
+//! the legacy-SSE SHA instructions (the AVX-512 backend's in AVX-512VL
+//! encodings, with 32 registers; calls of up to three blocks behind the
+//! rounds, as measured on Zen 4 too). On Intel that mix leaves the upper
+//! state dirty and costs several times the rounds, so there the AVX-512
+//! backend's filter beside the rounds is 128-bit and the AVX2 backend's runs
+//! behind a call. Any other vendor gets the arrangement measured on Intel; a
+//! CPU the table does not know gets its vendor's.
 //!
 //! The AVX-512 backends exist in builds by a compiler that has the
 //! intrinsics (`sha1dc_avx512`, set by build.rs).
@@ -24,7 +26,7 @@
 use super::{Backend, Vendor};
 use crate::compress::Compressor::{Portable, ShaNi};
 use crate::compress::x86_sha::Expansion;
-use crate::detect::PerBlock::{ShaNiAvx2, ShaNiSse2};
+use crate::detect::PerBlock::{self, ShaNiAvx2Behind, ShaNiAvx2Beside, ShaNiSse2};
 use crate::vector::Simd;
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
@@ -39,9 +41,9 @@ pub(super) static BACKENDS: &[Backend] = &[
         supported: || has_sha_ni::get() && has_avx512::get(),
         compressor_for: |v| crate::compress::Compressor::ShaNiAvx512(expansion(v)),
         simd: Simd::Avx512,
-        per_block_for: Some(|v| crate::detect::PerBlock::ShaNiAvx512 {
-            short_calls_behind: short_calls_behind(v),
-            expansion: expansion(v),
+        per_block_for: Some(|v| match v {
+            Vendor::Amd => PerBlock::ShaNiAvx512Lanes8(expansion(v)),
+            Vendor::Other => PerBlock::ShaNiAvx512(expansion(v)),
         }),
     },
     Backend {
@@ -49,7 +51,7 @@ pub(super) static BACKENDS: &[Backend] = &[
         supported: || has_sha_ni::get() && has_avx2::get(),
         compressor_for: |v| ShaNi(expansion(v)),
         simd: Simd::Avx2,
-        per_block_for: Some(|v| ShaNiAvx2(expansion(v))),
+        per_block_for: Some(avx2_per_block),
     },
     Backend {
         name: "sha-ni+sse2",
@@ -93,13 +95,13 @@ fn expansion(vendor: Vendor) -> Expansion {
     }
 }
 
-/// Whether a short call of the AVX-512 form is filtered behind the rounds:
-/// on AMD, where that measured faster (Zen 4 and Zen 5); not elsewhere,
-/// where it was not measured and the Xeon's earlier figures had the beside
-/// form ahead at 64 bytes.
-#[cfg(sha1dc_avx512)]
-fn short_calls_behind(vendor: Vendor) -> bool {
-    vendor == Vendor::Amd
+/// Detection with the 8-lane AVX2 filter: on AMD beside the rounds (short
+/// calls behind them), elsewhere behind a call.
+fn avx2_per_block(vendor: Vendor) -> PerBlock {
+    match vendor {
+        Vendor::Amd => ShaNiAvx2Beside(expansion(vendor)),
+        Vendor::Other => ShaNiAvx2Behind(expansion(vendor)),
+    }
 }
 
 /// This CPU's vendor (CPUID leaf 0), read once.
@@ -158,13 +160,16 @@ mod tests {
                 }
                 _ => {}
             }
-            #[cfg(sha1dc_avx512)]
-            if let Some(crate::detect::PerBlock::ShaNiAvx512 {
-                short_calls_behind,
-                expansion,
-            }) = backend.per_block()
-            {
-                assert_eq!((short_calls_behind, expansion), (amd, sha_msg));
+            // The AVX2 and AVX-512 backends filter beside the rounds with
+            // 256-bit code only on AMD.
+            if matches!(backend.name, "sha-ni+avx512" | "sha-ni+avx2") {
+                let beside = match backend.per_block() {
+                    Some(ShaNiAvx2Beside(_)) => true,
+                    #[cfg(sha1dc_avx512)]
+                    Some(PerBlock::ShaNiAvx512Lanes8(_)) => true,
+                    _ => false,
+                };
+                assert_eq!(beside, amd, "{}", backend.name);
             }
         }
     }

@@ -33,8 +33,6 @@ use crate::compress::x86_sha::Expansion;
 use crate::block::{Block, Schedule, expand};
 use crate::compress::{Beside, Compressor, State};
 #[cfg(target_arch = "x86_64")]
-use crate::filter::per_block::{BESIDE, Windows4};
-#[cfg(target_arch = "x86_64")]
 use crate::vector::Vector;
 
 /// A compressor's rounds as detection drives them.
@@ -277,60 +275,91 @@ impl<C: Copy> Behind<C> {
 }
 
 #[cfg(target_arch = "x86_64")]
-/// A per-block filter that runs beside the rounds ([`detect_beside`]):
-/// the 4-lane table on vectors `V`, the first [`BESIDE`] entries between
-/// the groups of the next block's rounds, the rest out of the loop.
+/// A per-block filter that runs beside the rounds ([`detect_beside`]): a
+/// table of the per-block layout on vectors `V`, its first
+/// [`BESIDE`](Self::BESIDE) entries between the groups of the next block's
+/// rounds, the rest out of the loop.
 pub(crate) trait FilterBeside<S> {
     /// The vectors of the entries run beside the rounds.
     type V: Vector;
 
-    /// The DV mask of a block whose first [`BESIDE`] entries ruled out
-    /// `killed` (by lane) but not every DV.
+    /// How many of the table's entries run beside the rounds: entries `g`
+    /// and `g + 20` after group `g`, so at most 40.
+    const BESIDE: usize;
+
+    /// Entry `k` of the table on `killed` (the DVs ruled out so far, by
+    /// lane), for the schedule `schedule`.
     ///
     /// # Safety
     /// The CPU must support what the form needs.
+    unsafe fn entry(k: usize, schedule: &S, killed: Self::V) -> Self::V;
+
+    /// The DV mask of a block whose first [`BESIDE`](Self::BESIDE) entries
+    /// ruled out `killed` (by lane) but not every DV.
+    ///
+    /// # Safety
+    /// As [`entry`](Self::entry).
     unsafe fn finish(schedule: &S, killed: Self::V) -> u32;
 
     /// The DV mask of a block with no next block to run beside.
     ///
     /// # Safety
-    /// As [`finish`](Self::finish).
+    /// As [`entry`](Self::entry).
     unsafe fn alone(schedule: &S) -> u32;
 }
 
 #[cfg(target_arch = "x86_64")]
-/// The first [`BESIDE`] entries of the 4-lane table on a schedule stored a
-/// block earlier, entries `g` and `g + 20` after group `g` of the rounds
-/// (so at most 40): the DVs they rule out, by lane.
-struct Entries<'a, V, S> {
+/// The entries filter `F` runs beside the rounds, on a schedule stored a
+/// block earlier: the DVs they rule out, by lane.
+struct Entries<'a, F: FilterBeside<S>, S> {
     schedule: &'a S,
-    killed: V,
+    killed: F::V,
 }
 
 #[cfg(target_arch = "x86_64")]
-const _: () = assert!(BESIDE <= 40);
+impl<F: FilterBeside<S>, S: Schedule> Entries<'_, F, S> {
+    /// Fails to compile for a filter that asks for more entries beside the
+    /// rounds than two a group give.
+    const AT_MOST_40: () = assert!(F::BESIDE <= 40);
 
-#[cfg(target_arch = "x86_64")]
-impl<V: Vector, S: Schedule> Entries<'_, V, S> {
     /// Entry `k` of the table, if it runs beside the rounds, held in place.
     ///
     /// # Safety
-    /// The CPU must support `V`'s instruction set.
+    /// The CPU must support what `F` needs.
     #[inline(always)]
     unsafe fn entry(&mut self, k: usize) {
-        if k < BESIDE {
-            // SAFETY: the caller guarantees V's instruction set.
-            self.killed = unsafe { Windows4::entry::<V, S>(k, self.schedule, self.killed) };
+        let () = Self::AT_MOST_40;
+        if k < F::BESIDE {
+            // SAFETY: the caller guarantees what F needs.
+            self.killed = unsafe { F::entry(k, self.schedule, self.killed) };
             self.killed.hold();
+        }
+    }
+
+    /// The block's DV mask once every group has run: none left when the
+    /// entries beside the rounds ruled out every DV in every lane (most
+    /// blocks), else what the filter's other entries leave.
+    ///
+    /// # Safety
+    /// As [`entry`](Self::entry).
+    #[inline(always)]
+    unsafe fn mask(&self) -> u32 {
+        // SAFETY (both): the caller guarantees what F needs.
+        unsafe {
+            if self.killed.or_lanes() == u32::MAX {
+                0
+            } else {
+                F::finish(self.schedule, self.killed)
+            }
         }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
-impl<V: Vector, S: Schedule> Beside for Entries<'_, V, S> {
+impl<F: FilterBeside<S>, S: Schedule> Beside for Entries<'_, F, S> {
     #[inline(always)]
     unsafe fn group(&mut self, g: usize) {
-        // SAFETY (both): the caller guarantees V's instruction set.
+        // SAFETY (both): the caller guarantees what F needs.
         unsafe {
             self.entry(g);
             self.entry(g + 20);
@@ -398,7 +427,7 @@ unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
                     return found.map(|dv| (i - 1, dv));
                 }
                 let chain_in = rounds;
-                let mut entries = Entries {
+                let mut entries = Entries::<F, _> {
                     schedule: &*$old,
                     killed: F::V::splat(0),
                 };
@@ -414,11 +443,7 @@ unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
                         return Some((i - 2, dv));
                     }
                 }
-                let mask = if entries.killed.or_lanes() == u32::MAX {
-                    0
-                } else {
-                    F::finish($old, entries.killed)
-                };
+                let mask = entries.mask();
                 if mask & mask.wrapping_sub(1) == 0 && mask != 0 && !reduced_round {
                     let dv = mask.trailing_zeros() as usize;
                     let test = R::test_beside(&behind.compressed::<R>(), $old, dv);
@@ -452,20 +477,28 @@ pub(crate) enum PerBlock {
     /// rounds of the next ([`detect_beside`]).
     #[cfg(target_arch = "x86_64")]
     ShaNiSse2(Expansion),
-    /// SHA-NI rounds, the 8-lane AVX2 filter behind a call.
+    /// SHA-NI rounds, the 8-lane AVX2 filter behind a call (its
+    /// `vzeroupper` on return keeps the SHA instructions clean).
     #[cfg(target_arch = "x86_64")]
-    ShaNiAvx2(Expansion),
+    ShaNiAvx2Behind(Expansion),
+    /// SHA-NI rounds, the 8-lane AVX2 filter of each block beside the
+    /// rounds of the next ([`detect_beside`]), 256-bit code next to the
+    /// legacy-SSE SHA instructions: for CPUs where that costs nothing (the
+    /// backend table says which: src/backend/x86_64.rs). A call of at most
+    /// [`SHORT_CALL`] blocks takes `ShaNiAvx2Behind`: there the last block's
+    /// filter, which has no next block to hide in, costs more than the
+    /// filter behind every block.
+    #[cfg(target_arch = "x86_64")]
+    ShaNiAvx2Beside(Expansion),
     /// SHA-NI rounds with AVX-512VL, the 4-lane AVX-512VL filter of each
-    /// block beside the rounds of the next ([`detect_beside`]). With
-    /// `short_calls_behind`, a call of at most [`SHORT_CALL`] blocks takes
-    /// the `ShaNiAvx2` form instead: where the last block's filter, which
-    /// has no next block to hide in, costs more than the 8-lane filter
-    /// behind every block (the backend table sets it: src/backend/x86_64.rs).
+    /// block beside the rounds of the next ([`detect_beside`]): 128-bit, so
+    /// no dirty upper state next to the SHA instructions.
     #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-    ShaNiAvx512 {
-        short_calls_behind: bool,
-        expansion: Expansion,
-    },
+    ShaNiAvx512(Expansion),
+    /// `ShaNiAvx2Beside` compiled with AVX-512VL: the 8-lane filter in EVEX
+    /// encodings, 32 vector registers beside the rounds' 16.
+    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+    ShaNiAvx512Lanes8(Expansion),
     /// Portable rounds, the 4-lane NEON filter.
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     PortableNeon,
@@ -474,10 +507,10 @@ pub(crate) enum PerBlock {
     PortableSimd128,
 }
 
-/// The most blocks a call of the `ShaNiAvx512` form filters behind the
-/// rounds (with AVX2) rather than beside them, chosen by timing one-shot
-/// messages of 64 bytes to 1 KiB.
-#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+/// The most blocks a call of the 8-lane forms beside the rounds
+/// (`ShaNiAvx2Beside`, `ShaNiAvx512Lanes8`) filters behind the rounds
+/// instead, chosen by timing one-shot messages of 64 bytes to 1 KiB.
+#[cfg(target_arch = "x86_64")]
 const SHORT_CALL: usize = 3;
 
 impl PerBlock {
@@ -495,17 +528,26 @@ impl PerBlock {
                 #[cfg(target_arch = "x86_64")]
                 PerBlock::ShaNiSse2(e) => x86_sha::detect_sse2(e, chain, blocks, reduced_round),
                 #[cfg(target_arch = "x86_64")]
-                PerBlock::ShaNiAvx2(e) => x86_sha::detect_avx2(e, chain, blocks, reduced_round),
+                PerBlock::ShaNiAvx2Behind(e) => {
+                    x86_sha::detect_avx2(e, chain, blocks, reduced_round)
+                }
+                #[cfg(target_arch = "x86_64")]
+                PerBlock::ShaNiAvx2Beside(e) if blocks.len() <= SHORT_CALL => {
+                    x86_sha::detect_avx2(e, chain, blocks, reduced_round)
+                }
+                #[cfg(target_arch = "x86_64")]
+                PerBlock::ShaNiAvx2Beside(e) => {
+                    x86_sha::detect_avx2_beside(e, chain, blocks, reduced_round)
+                }
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                PerBlock::ShaNiAvx512 {
-                    short_calls_behind: true,
-                    expansion: e,
-                } if blocks.len() <= SHORT_CALL => {
+                PerBlock::ShaNiAvx512(e) => x86_sha::detect_avx512(e, chain, blocks, reduced_round),
+                #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+                PerBlock::ShaNiAvx512Lanes8(e) if blocks.len() <= SHORT_CALL => {
                     x86_sha::detect_avx2(e, chain, blocks, reduced_round)
                 }
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                PerBlock::ShaNiAvx512 { expansion: e, .. } => {
-                    x86_sha::detect_avx512(e, chain, blocks, reduced_round)
+                PerBlock::ShaNiAvx512Lanes8(e) => {
+                    x86_sha::detect_avx512_lanes8(e, chain, blocks, reduced_round)
                 }
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 PerBlock::PortableNeon => portable::detect::<core::arch::aarch64::uint32x4_t>(

@@ -256,6 +256,13 @@ struct Sse2Filter;
 
 impl super::FilterBeside<Mirrored> for Sse2Filter {
     type V = __m128i;
+    const BESIDE: usize = BESIDE;
+
+    #[inline(always)]
+    unsafe fn entry(k: usize, schedule: &Mirrored, killed: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { Windows4::entry::<__m128i, Mirrored>(k, schedule, killed) }
+    }
 
     #[inline(always)]
     unsafe fn finish(schedule: &Mirrored, killed: __m128i) -> u32 {
@@ -309,6 +316,105 @@ unsafe fn behind_avx2<E: Expand>(
     unsafe { super::detect_blocks::<ShaNi<E>>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
 }
 
+/// Detection one block at a time with the 8-lane AVX2 filter of each block
+/// beside the rounds of the next ([`super::detect_beside`]): all 31
+/// entries of its table, two after each group of four steps. 256-bit code
+/// next to the legacy-SSE SHA instructions, for the CPUs where that costs
+/// nothing (AMD's: the backend table chooses).
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1 and AVX2.
+#[inline]
+pub(super) unsafe fn detect_avx2_beside(
+    e: Expansion,
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<(usize, usize)> {
+    let mut schedules = [Mirrored::default(), Mirrored::default()];
+    let s = &mut schedules;
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, beside_avx2(chain, blocks, reduced_round, s)) }
+}
+
+/// [`detect_avx2_beside`] on zeroed schedules.
+///
+/// # Safety
+/// As [`detect_avx2_beside`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2")]
+unsafe fn beside_avx2<E: Expand>(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    schedules: &mut [Mirrored; 2],
+) -> Option<(usize, usize)> {
+    // SAFETY: the caller checked the CPU.
+    unsafe { super::detect_beside::<ShaNi<E>, Avx2Filter>(chain, blocks, reduced_round, schedules) }
+}
+
+/// [`detect_avx2_beside`] compiled with AVX-512VL: the same 8-lane filter
+/// in EVEX encodings, with 32 vector registers and three-input logic, so
+/// that it spills nothing next to the rounds.
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX2, AVX-512F and
+/// AVX-512VL.
+#[cfg(sha1dc_avx512)]
+#[inline]
+pub(super) unsafe fn detect_avx512_lanes8(
+    e: Expansion,
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<(usize, usize)> {
+    let mut schedules = [Mirrored::default(), Mirrored::default()];
+    let s = &mut schedules;
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, beside_avx512_lanes8(chain, blocks, reduced_round, s)) }
+}
+
+/// [`detect_avx512_lanes8`] on zeroed schedules.
+///
+/// # Safety
+/// As [`detect_avx512_lanes8`].
+#[cfg(sha1dc_avx512)]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
+unsafe fn beside_avx512_lanes8<E: Expand>(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    schedules: &mut [Mirrored; 2],
+) -> Option<(usize, usize)> {
+    // SAFETY: the caller checked the CPU.
+    unsafe { super::detect_beside::<ShaNi<E>, Avx2Filter>(chain, blocks, reduced_round, schedules) }
+}
+
+/// The 8-lane AVX2 filter beside the SHA-NI rounds: the whole table.
+struct Avx2Filter;
+
+impl super::FilterBeside<Mirrored> for Avx2Filter {
+    type V = __m256i;
+    const BESIDE: usize = Windows8::ENTRIES;
+
+    #[inline(always)]
+    unsafe fn entry(k: usize, schedule: &Mirrored, killed: __m256i) -> __m256i {
+        // SAFETY: the caller checked AVX2.
+        unsafe { Windows8::entry::<__m256i, Mirrored>(k, schedule, killed) }
+    }
+
+    #[inline(always)]
+    unsafe fn finish(schedule: &Mirrored, killed: __m256i) -> u32 {
+        // SAFETY: the caller checked AVX2 (every entry ran: the lanes or-ed).
+        unsafe { Windows8::finish::<__m256i, Mirrored, { Windows8::ENTRIES }>(schedule, killed) }
+    }
+
+    #[inline(always)]
+    unsafe fn alone(schedule: &Mirrored) -> u32 {
+        // SAFETY: the caller checked AVX2.
+        unsafe { Windows8::mask::<__m256i, Mirrored>(schedule) }
+    }
+}
+
 /// Detection one block at a time, the rounds compiled with AVX-512VL
 /// (rotates and three-input logic in the schedule), with the 4-lane
 /// AVX-512VL filter of each block beside the rounds of the next
@@ -357,6 +463,13 @@ struct Avx512Filter;
 #[cfg(sha1dc_avx512)]
 impl super::FilterBeside<Mirrored> for Avx512Filter {
     type V = crate::vector::Vl128;
+    const BESIDE: usize = BESIDE;
+
+    #[inline(always)]
+    unsafe fn entry(k: usize, schedule: &Mirrored, killed: Self::V) -> Self::V {
+        // SAFETY: the caller checked the CPU.
+        unsafe { Windows4::entry::<Self::V, Mirrored>(k, schedule, killed) }
+    }
 
     #[inline(always)]
     unsafe fn finish(schedule: &Mirrored, killed: Self::V) -> u32 {
@@ -620,6 +733,72 @@ mod tests {
             );
         }
         yes
+    }
+
+    /// Each filter that runs beside the rounds, its entries in the order
+    /// the rounds run them and then its finish (or alone, as a call's last
+    /// block), gives the reference filter's mask, on random blocks: a
+    /// filter that let more through would pass every outcome test.
+    #[test]
+    fn filters_beside_give_the_reference_masks() {
+        use super::super::{Entries, FilterBeside};
+        use crate::compress::Beside;
+
+        /// The mask `F` gives beside the rounds, and alone.
+        unsafe fn masks<F: FilterBeside<Mirrored>>(s: &Mirrored) -> (u32, u32) {
+            // SAFETY (whole body): the caller checked what F needs.
+            unsafe {
+                let mut entries = Entries::<F, _> {
+                    schedule: s,
+                    killed: F::V::splat(0),
+                };
+                for g in 0..20 {
+                    entries.group(g);
+                }
+                (entries.mask(), F::alone(s))
+            }
+        }
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        #[cfg(sha1dc_avx512)]
+        let avx512 = std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl");
+        if !avx2 {
+            crate::skip::skip_or_fail(
+                "this CPU lacks AVX2: its filter beside the rounds is not tested",
+            );
+        }
+        #[cfg(sha1dc_avx512)]
+        if !avx512 {
+            crate::skip::skip_or_fail(
+                "this CPU lacks AVX-512: its filter beside the rounds is not tested",
+            );
+        }
+        let mut rng = SplitMix64(0xbe51de);
+        let mut candidates = 0;
+        for round in 0..65536 {
+            let mut block = [0u8; 64];
+            rng.fill(&mut block);
+            let mut want = [0u32];
+            crate::filter::scalar_masks(core::slice::from_ref(&block), &mut want);
+            candidates += usize::from(want[0] != 0);
+            let s = Mirrored::from_words(&expand(&block));
+            // SAFETY: SSE2 is part of x86-64; AVX2 and AVX-512 checked.
+            unsafe {
+                assert_eq!(masks::<Sse2Filter>(&s), (want[0], want[0]), "SSE2, {round}");
+                if avx2 {
+                    assert_eq!(masks::<Avx2Filter>(&s), (want[0], want[0]), "AVX2, {round}");
+                }
+                #[cfg(sha1dc_avx512)]
+                if avx512 {
+                    let got = masks::<Avx512Filter>(&s);
+                    assert_eq!(got, (want[0], want[0]), "AVX-512, {round}");
+                }
+            }
+        }
+        assert!(
+            candidates > 100,
+            "the blocks exercise the finishing entries"
+        );
     }
 
     /// For every DV, on random blocks and chaining values: the vector

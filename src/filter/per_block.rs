@@ -99,6 +99,10 @@ macro_rules! schedule_mask_impl {
             /// The entries of the first list.
             pub(crate) const FIRST: usize = [$($i),*].len();
 
+            /// The entries of both lists.
+            #[allow(dead_code)]
+            pub(crate) const ENTRIES: usize = [$($i,)* $($ti),*].len();
+
             /// The DV mask of one block (bit i = DV i) from its schedule as
             /// the rounds stored it. Most blocks lose every DV in the first
             /// list and stop there.
