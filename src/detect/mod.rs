@@ -481,22 +481,19 @@ pub(crate) enum PerBlock {
     /// `vzeroupper` on return keeps the SHA instructions clean).
     #[cfg(target_arch = "x86_64")]
     ShaNiAvx2Behind(Expansion),
-    /// SHA-NI rounds, the 8-lane AVX2 filter of each block beside the
-    /// rounds of the next ([`detect_beside`]), 256-bit code next to the
-    /// legacy-SSE SHA instructions: for CPUs where that costs nothing (the
-    /// backend table says which: src/backend/x86_64.rs). A call of at most
-    /// [`SHORT_CALL`] blocks takes `ShaNiAvx2Behind`: there the last block's
-    /// filter, which has no next block to hide in, costs more than the
-    /// filter behind every block.
-    #[cfg(target_arch = "x86_64")]
-    ShaNiAvx2Beside(Expansion),
     /// SHA-NI rounds with AVX-512VL, the 4-lane AVX-512VL filter of each
     /// block beside the rounds of the next ([`detect_beside`]): 128-bit, so
     /// no dirty upper state next to the SHA instructions.
     #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
     ShaNiAvx512(Expansion),
-    /// `ShaNiAvx2Beside` compiled with AVX-512VL: the 8-lane filter in EVEX
-    /// encodings, 32 vector registers beside the rounds' 16.
+    /// SHA-NI rounds, the 8-lane filter of each block beside the rounds of
+    /// the next ([`detect_beside`]), 256-bit code in AVX-512VL encodings (32
+    /// vector registers beside the rounds' 16) next to the legacy-SSE SHA
+    /// instructions: for CPUs where that costs nothing (the backend table
+    /// says which: src/backend/x86_64.rs). A call of at most [`SHORT_CALL`]
+    /// blocks takes `ShaNiAvx2Behind`: there the last block's filter, which
+    /// has no next block to hide in, costs more than the filter behind
+    /// every block.
     #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
     ShaNiAvx512Lanes8(Expansion),
     /// Portable rounds, the 4-lane NEON filter.
@@ -507,10 +504,10 @@ pub(crate) enum PerBlock {
     PortableSimd128,
 }
 
-/// The most blocks a call of the 8-lane forms beside the rounds
-/// (`ShaNiAvx2Beside`, `ShaNiAvx512Lanes8`) filters behind the rounds
-/// instead, chosen by timing one-shot messages of 64 bytes to 1 KiB.
-#[cfg(target_arch = "x86_64")]
+/// The most blocks a call of the `ShaNiAvx512Lanes8` form filters behind
+/// the rounds instead, chosen by timing one-shot messages of 64 bytes to
+/// 1 KiB.
+#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
 const SHORT_CALL: usize = 3;
 
 impl PerBlock {
@@ -530,14 +527,6 @@ impl PerBlock {
                 #[cfg(target_arch = "x86_64")]
                 PerBlock::ShaNiAvx2Behind(e) => {
                     x86_sha::detect_avx2(e, chain, blocks, reduced_round)
-                }
-                #[cfg(target_arch = "x86_64")]
-                PerBlock::ShaNiAvx2Beside(e) if blocks.len() <= SHORT_CALL => {
-                    x86_sha::detect_avx2(e, chain, blocks, reduced_round)
-                }
-                #[cfg(target_arch = "x86_64")]
-                PerBlock::ShaNiAvx2Beside(e) => {
-                    x86_sha::detect_avx2_beside(e, chain, blocks, reduced_round)
                 }
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
                 PerBlock::ShaNiAvx512(e) => x86_sha::detect_avx512(e, chain, blocks, reduced_round),
