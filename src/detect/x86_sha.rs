@@ -316,50 +316,6 @@ unsafe fn behind_avx2<E: Expand>(
     unsafe { super::detect_blocks::<ShaNi<E>>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
 }
 
-/// Detection one block at a time with the 8-lane filter of each block
-/// beside the rounds of the next ([`super::detect_beside`]): all 31 entries
-/// of its table, two after each group of four steps, 256-bit code next to
-/// the legacy-SSE SHA instructions, for the CPUs where that costs nothing
-/// (the backend table chooses). Compiled with AVX-512VL: EVEX encodings,
-/// 32 vector registers and three-input logic, so that the filter spills
-/// nothing next to the rounds (in AVX2's 16 registers it measured slower
-/// than the 4-lane filter).
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX2, AVX-512F and
-/// AVX-512VL.
-#[cfg(sha1dc_avx512)]
-#[inline]
-pub(super) unsafe fn detect_avx512_lanes8(
-    e: Expansion,
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<(usize, usize)> {
-    let mut schedules = [Mirrored::default(), Mirrored::default()];
-    let s = &mut schedules;
-    // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, beside_avx512_lanes8(chain, blocks, reduced_round, s)) }
-}
-
-/// [`detect_avx512_lanes8`] on zeroed schedules.
-///
-/// # Safety
-/// As [`detect_avx512_lanes8`].
-#[cfg(sha1dc_avx512)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
-unsafe fn beside_avx512_lanes8<E: Expand>(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-    schedules: &mut [Mirrored; 2],
-) -> Option<(usize, usize)> {
-    // SAFETY: the caller checked the CPU.
-    unsafe {
-        super::detect_beside::<ShaNi<E>, Lanes8Filter>(chain, blocks, reduced_round, schedules)
-    }
-}
-
 /// The 8-lane filter beside the SHA-NI rounds: the whole table.
 #[cfg(sha1dc_avx512)]
 struct Lanes8Filter;
@@ -392,11 +348,11 @@ impl super::FilterBeside<Mirrored> for Lanes8Filter {
 /// (rotates and three-input logic in the schedule), with the 4-lane
 /// AVX-512VL filter of each block beside the rounds of the next
 /// ([`super::detect_beside`]): 128-bit, so no dirty upper state next
-/// to the SHA instructions. The schedules are zeroed here, outside the
-/// AVX-512 code, where LLVM would zero them with 512-bit stores.
+/// to the SHA instructions.
 ///
 /// # Safety
-/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX-512F and AVX-512VL.
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX2, AVX-512F and
+/// AVX-512VL.
 #[cfg(sha1dc_avx512)]
 #[inline]
 pub(super) unsafe fn detect_avx512(
@@ -405,28 +361,67 @@ pub(super) unsafe fn detect_avx512(
     blocks: &[Block],
     reduced_round: bool,
 ) -> Option<(usize, usize)> {
-    let mut schedules = [Mirrored::default(), Mirrored::default()];
-    let s = &mut schedules;
     // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, beside_avx512(chain, blocks, reduced_round, s)) }
+    unsafe { avx512_with::<Avx512Filter>(e, chain, blocks, reduced_round) }
 }
 
-/// [`detect_avx512`] on zeroed schedules.
+/// Detection one block at a time with the 8-lane filter of each block
+/// beside the rounds of the next ([`super::detect_beside`]): all 31 entries
+/// of its table, two after each group of four steps, 256-bit code next to
+/// the legacy-SSE SHA instructions, for the CPUs where that costs nothing
+/// (the backend table chooses). In AVX-512VL encodings: 32 vector
+/// registers and three-input logic, so that the filter spills nothing next
+/// to the rounds (in AVX2's 16 registers it measured slower than the
+/// 4-lane filter).
 ///
 /// # Safety
 /// As [`detect_avx512`].
 #[cfg(sha1dc_avx512)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
-unsafe fn beside_avx512<E: Expand>(
+#[inline]
+pub(super) unsafe fn detect_avx512_lanes8(
+    e: Expansion,
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<(usize, usize)> {
+    // SAFETY: the caller checked the CPU.
+    unsafe { avx512_with::<Lanes8Filter>(e, chain, blocks, reduced_round) }
+}
+
+/// The AVX-512 forms with the filter `F`. The schedules are zeroed here,
+/// outside the AVX-512 code, where LLVM would zero them with 512-bit
+/// stores.
+///
+/// # Safety
+/// As [`detect_avx512`].
+#[cfg(sha1dc_avx512)]
+#[inline(always)]
+unsafe fn avx512_with<F: super::FilterBeside<Mirrored>>(
+    e: Expansion,
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<(usize, usize)> {
+    let mut schedules = [Mirrored::default(), Mirrored::default()];
+    let s = &mut schedules;
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, beside_avx512::<F>(chain, blocks, reduced_round, s)) }
+}
+
+/// [`avx512_with`] on zeroed schedules.
+///
+/// # Safety
+/// As [`detect_avx512`].
+#[cfg(sha1dc_avx512)]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
+unsafe fn beside_avx512<F: super::FilterBeside<Mirrored>, E: Expand>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
     schedules: &mut [Mirrored; 2],
 ) -> Option<(usize, usize)> {
     // SAFETY: the caller checked the CPU.
-    unsafe {
-        super::detect_beside::<ShaNi<E>, Avx512Filter>(chain, blocks, reduced_round, schedules)
-    }
+    unsafe { super::detect_beside::<ShaNi<E>, F>(chain, blocks, reduced_round, schedules) }
 }
 
 /// The 4-lane AVX-512VL filter beside the SHA-NI rounds.
