@@ -178,9 +178,10 @@ fn partner_at_boundary_is_the_stepped_partner() {
 /// form that tests a candidate beside a later block's rounds sees them),
 /// with the plain chain after it, as the scalar test finds it; and a call
 /// without one compresses as plain SHA-1. Reduced-round detection on its
-/// own collision. Each form as every vendor's CPU runs it (the AVX-512
-/// form's short calls beside and behind, each schedule expansion),
-/// whichever vendor this CPU is.
+/// own collision. Each backend's form as every vendor's CPU runs it (the
+/// AVX-512 backend's 4-lane filter beside the rounds and its 8-lane one
+/// with short calls behind, each schedule expansion), whichever vendor
+/// this CPU is.
 #[test]
 fn per_block_forms_find_the_block_anywhere_in_a_call() {
     let files: [(&[u8], bool); 3] = [
