@@ -225,12 +225,16 @@ impl Hasher {
 /// One large input on two threads (feature `std`): the filter half of
 /// detection runs ahead on a second thread, and this thread compresses the
 /// blocks without a candidate with plain rounds (see [`BlockFilter`]).
-/// Nothing else in the crate starts a thread.
+/// Where this CPU's one-thread path already hides the filter beside the
+/// rounds (the `sha-ni+avx512` backend on AMD), the filter stays on this
+/// thread: handing it over would cost more than it saves. Nothing else in
+/// the crate starts a thread.
 #[cfg(feature = "std")]
 impl Hasher {
     /// [`update`](Self::update), with the filter on a second thread: the
     /// same result, in less time when a second core is free. Below 256 KiB,
-    /// or with detection or the filter off, it runs on this thread alone;
+    /// with detection or the filter off, or where the one-thread path hides
+    /// the filter (above), it runs on this thread alone;
     /// so does any stretch the second thread has not filtered in time (it
     /// started late, or was descheduled). The second thread has ended when
     /// this returns.
@@ -248,7 +252,8 @@ impl Hasher {
 
     /// Reads `reader` to its end into the message, as [`std::io::copy`]
     /// into the hasher would, with the reading and the filter on a second
-    /// thread: this thread only hashes. An input that ends within 256 KiB
+    /// thread: this thread only hashes (and filters, where the one-thread
+    /// path hides the filter: above). An input that ends within 256 KiB
     /// is read and hashed on this thread alone. Returns the bytes read, or
     /// the first read error (the message then holds part of what was read
     /// before it: [`reset`](Self::reset) the hasher to use it again). The

@@ -17,17 +17,37 @@
 //!
 //! Below [`PARALLEL_MIN`] bytes, a call runs on the calling thread alone,
 //! and so does a call where no thread can start (wasm32 without threads).
+//! Where the one-thread path hides the filter beside the rounds
+//! ([`filter_apart`]), a slice is hashed on one thread and a `Read` only
+//! read on the second.
 //! The threads are scoped: when a call returns, by an error or not, its
 //! second thread has ended.
 
 mod read;
 mod slice;
+
+use crate::engine::Engine;
 // Native only: the tests read files and start threads.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 pub(crate) use read::{CHUNK, update_reader};
 pub(crate) use slice::{Chunks, update_slice};
+
+/// Whether a second thread should run the filter of `engine`'s blocks:
+/// with detection and the filter on, and unless this CPU's one-thread path
+/// runs the whole filter beside the rounds (the AVX-512 backend on AMD:
+/// [`PerBlock::hides_filter`]), where handing chunks over costs more than
+/// the filter does. Without it, a slice is hashed on one thread, and a
+/// `Read` is read on the second thread and hashed (filter included) on
+/// this one.
+///
+/// [`PerBlock::hides_filter`]: crate::detect::PerBlock::hides_filter
+pub(crate) fn filter_apart(engine: &Engine) -> bool {
+    let config = engine.config();
+    let hidden = matches!(engine.backend().per_block(), Some(form) if form.hides_filter());
+    config.detect && config.use_filter && !hidden
+}
 
 /// Below this many bytes a call runs on one thread: starting a thread and
 /// handing chunks over would cost more than the second core saves

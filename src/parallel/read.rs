@@ -203,8 +203,8 @@ impl Drop for EndOnDrop<'_> {
 }
 
 /// The reading thread: reads `reader` a chunk at a time into the ring's
-/// buffers and filters each chunk with `filter` (none when detection or
-/// the filter is off), until the end or an error.
+/// buffers and filters each chunk with `filter` (none unless
+/// [`filter_apart`](super::filter_apart)), until the end or an error.
 fn read_ahead(ring: &Ring, mut reader: impl Read, mut filter: Option<BlockFilter>) {
     let end = EndOnDrop(ring);
     while let Some(mut buf) = ring.free() {
@@ -258,8 +258,7 @@ pub(crate) fn update_reader<R: Read + Send>(
         engine.update(&head.bytes()[..n], &mut Reporter::none());
         return Ok((n as u64, ChunkCounts::default()));
     }
-    let config = engine.config();
-    let filter = if config.detect && config.use_filter {
+    let filter = if super::filter_apart(engine) {
         let carried = ((engine.len() + n as u64) % 64) as usize;
         Some(BlockFilter::new(
             engine.backend(),

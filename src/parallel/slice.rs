@@ -192,16 +192,16 @@ fn filter_ahead(shared: &Shared, simd: Simd, blocks: &[Block], chunks: Chunks) {
 }
 
 /// [`Engine::update`] of `data`, with the filter on a second thread from
-/// `min` bytes on (and with detection and the filter on), in `chunks`.
+/// `min` bytes on (where [`filter_apart`](super::filter_apart)), in
+/// `chunks`.
 pub(crate) fn update_slice(
     engine: &mut Engine,
     data: &[u8],
     chunks: Chunks,
     min: usize,
 ) -> ChunkCounts {
-    let config = engine.config();
     let none = &mut Reporter::none();
-    if data.len() < min || !config.detect || !config.use_filter {
+    if data.len() < min || !super::filter_apart(engine) {
         engine.update(data, none);
         return ChunkCounts::default();
     }

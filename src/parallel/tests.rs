@@ -160,8 +160,12 @@ fn readers_on_two_threads_equal_one_thread() {
 /// may not run the second thread in time).
 #[test]
 fn the_second_thread_works_from_the_cut_over_on() {
-    let backend = Backend::fastest();
     let config = Config::DEFAULT;
+    // The fastest backend whose filter goes to the second thread (the
+    // portable one's always does).
+    let backend = backends()
+        .find(|&b| filter_apart(&Engine::new(config, b)))
+        .expect("a backend that filters apart");
     let data = crate::splitmix::splitmix64_bytes(7, 4 << 20);
     for len in [
         PARALLEL_MIN - 1,
@@ -193,6 +197,61 @@ fn the_second_thread_works_from_the_cut_over_on() {
         let (_, counts) = update_reader(&mut engine, &data[..len], PARALLEL_MIN, CHUNK).unwrap();
         assert_eq!(engine.finalize(&mut Reporter::none()), want, "{len}");
         assert_eq!(counts.handed > 0, len > PARALLEL_MIN, "{len}");
+    }
+}
+
+/// Where the one-thread path hides the filter beside the rounds, a slice
+/// is hashed on one thread (no chunk claimed) and a `Read` still read on
+/// the second; elsewhere the filter goes apart whenever detection and the
+/// filter are on. The same outcome either way.
+#[test]
+fn the_filter_stays_where_the_rounds_hide_it() {
+    let data = crate::splitmix::splitmix64_bytes(11, 2 << 20);
+    for backend in backends() {
+        let hidden = backend
+            .per_block()
+            .map_or(false, |form| form.hides_filter());
+        for config in configs() {
+            let apart = filter_apart(&Engine::new(config, backend));
+            assert_eq!(
+                apart,
+                config.detect && config.use_filter && !hidden,
+                "{} {config:?}",
+                backend.name
+            );
+        }
+        let config = Config::DEFAULT;
+        let want = one_thread(config, backend, &data);
+        let mut engine = Engine::new(config, backend);
+        let counts = update_slice(&mut engine, &data, Chunks::DEFAULT, PARALLEL_MIN);
+        assert_eq!(
+            engine.finalize(&mut Reporter::none()),
+            want,
+            "{}",
+            backend.name
+        );
+        if hidden {
+            assert_eq!(counts, ChunkCounts::default(), "{}", backend.name);
+        }
+        let mut engine = Engine::new(config, backend);
+        let (_, counts) = update_reader(&mut engine, &data[..], PARALLEL_MIN, CHUNK).unwrap();
+        assert_eq!(
+            engine.finalize(&mut Reporter::none()),
+            want,
+            "{}",
+            backend.name
+        );
+        assert!(
+            counts.handed > 0,
+            "{}: read on the second thread",
+            backend.name
+        );
+    }
+    // On AMD the AVX-512 backend hides it; on other vendors none does.
+    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+    if let Ok(b) = Backend::by_name("sha-ni+avx512") {
+        let amd = crate::backend::Vendor::this_cpu() == crate::backend::Vendor::Amd;
+        assert_eq!(b.per_block().map(|f| f.hides_filter()), Some(amd));
     }
 }
 
