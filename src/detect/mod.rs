@@ -512,9 +512,9 @@ const SHORT_CALL: usize = 3;
 
 impl PerBlock {
     /// Whether the rounds of a long call run this form's whole filter
-    /// beside them, so that a second thread has no filter to take from
-    /// this one (src/parallel): `ShaNiAvx512Lanes8`, whose filter costs the
-    /// rounds 2 to 3 % on Zen 5, less than handing chunks over.
+    /// beside them (`ShaNiAvx512Lanes8`), so that a second thread has no
+    /// filter to take from this one (src/parallel): handing chunks over
+    /// costs more than the little the filter adds to the rounds.
     pub(crate) fn hides_filter(self) -> bool {
         #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
         if let PerBlock::ShaNiAvx512Lanes8(_) = self {
