@@ -515,6 +515,7 @@ impl PerBlock {
     /// beside them (`ShaNiAvx512Lanes8`), so that a second thread has no
     /// filter to take from this one (src/parallel): handing chunks over
     /// costs more than the little the filter adds to the rounds.
+    #[cfg(feature = "std")]
     pub(crate) fn hides_filter(self) -> bool {
         #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
         if let PerBlock::ShaNiAvx512Lanes8(_) = self {
