@@ -25,14 +25,14 @@
 
 mod read;
 mod slice;
-
-use crate::engine::Engine;
 // Native only: the tests read files and start threads.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 pub(crate) use read::{CHUNK, update_reader};
 pub(crate) use slice::{Chunks, update_slice};
+
+use crate::engine::Engine;
 
 /// Whether a second thread should run the filter of `engine`'s blocks:
 /// with detection and the filter on, and unless this CPU's one-thread path
