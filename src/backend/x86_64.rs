@@ -14,12 +14,13 @@
 //! the 8-lane filter beside the rounds, 256-bit code next to the legacy-SSE
 //! SHA instructions (calls of up to three blocks behind the rounds, as
 //! measured on Zen 4 too): on Zen 5 that mix measured free, and a Zen 4
-//! probe found 256-bit work beside the SHA rounds cost 0-5 %. On Intel it
-//! leaves the upper state dirty and costs several times the rounds, so
-//! there the filter beside the rounds is 128-bit. The AVX2 backend's filter
-//! runs behind a call on every vendor: it serves AMD CPUs before Zen 4,
-//! whose optimization guide gives some 100 cycles a switch between SSE and
-//! AVX code with the upper state dirty. Any other vendor gets the
+//! probe found 256-bit work beside the SHA rounds cheap
+//! (docs/performance.md). On Intel it leaves the upper state dirty and
+//! costs several times the rounds, so there the filter beside the rounds
+//! is 128-bit. The AVX2 backend's filter runs behind a call on every
+//! vendor: it serves AMD CPUs before Zen 4, whose optimization guide
+//! penalizes switching between SSE and AVX code with the upper state
+//! dirty. Any other vendor gets the
 //! arrangement measured on Intel; a CPU the table does not know gets its
 //! vendor's.
 //!

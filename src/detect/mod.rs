@@ -542,14 +542,16 @@ impl PerBlock {
                     x86_sha::detect_avx2(e, chain, blocks, reduced_round)
                 }
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                PerBlock::ShaNiAvx512(e) => x86_sha::detect_avx512(e, chain, blocks, reduced_round),
+                PerBlock::ShaNiAvx512(e) => {
+                    x86_sha::detect_avx512::<x86_sha::Avx512Filter>(e, chain, blocks, reduced_round)
+                }
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
                 PerBlock::ShaNiAvx512Lanes8(e) if blocks.len() <= SHORT_CALL => {
                     x86_sha::detect_avx2(e, chain, blocks, reduced_round)
                 }
                 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
                 PerBlock::ShaNiAvx512Lanes8(e) => {
-                    x86_sha::detect_avx512_lanes8(e, chain, blocks, reduced_round)
+                    x86_sha::detect_avx512::<x86_sha::Lanes8Filter>(e, chain, blocks, reduced_round)
                 }
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 PerBlock::PortableNeon => portable::detect::<core::arch::aarch64::uint32x4_t>(

@@ -316,9 +316,14 @@ unsafe fn behind_avx2<E: Expand>(
     unsafe { super::detect_blocks::<ShaNi<E>>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
 }
 
-/// The 8-lane filter beside the SHA-NI rounds: the whole table.
+/// The 8-lane filter beside the SHA-NI rounds: all 31 entries of its
+/// table, two after each group of four steps, 256-bit code next to the
+/// legacy-SSE SHA instructions, for the CPUs where that costs nothing (the
+/// backend table chooses). Compiled with AVX-512VL: 32 vector registers
+/// and three-input logic, so that it spills nothing next to the rounds (in
+/// AVX2's 16 registers it measured slower than the 4-lane filter).
 #[cfg(sha1dc_avx512)]
-struct Lanes8Filter;
+pub(super) struct Lanes8Filter;
 
 #[cfg(sha1dc_avx512)]
 impl super::FilterBeside<Mirrored> for Lanes8Filter {
@@ -345,58 +350,18 @@ impl super::FilterBeside<Mirrored> for Lanes8Filter {
 }
 
 /// Detection one block at a time, the rounds compiled with AVX-512VL
-/// (rotates and three-input logic in the schedule), with the 4-lane
-/// AVX-512VL filter of each block beside the rounds of the next
-/// ([`super::detect_beside`]): 128-bit, so no dirty upper state next
-/// to the SHA instructions.
+/// (rotates and three-input logic in the schedule), with the filter `F` of
+/// each block beside the rounds of the next ([`super::detect_beside`]):
+/// [`Avx512Filter`] or [`Lanes8Filter`], as the backend table chooses. The
+/// schedules are zeroed here, outside the AVX-512 code, where LLVM would
+/// zero them with 512-bit stores.
 ///
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX2, AVX-512F and
 /// AVX-512VL.
 #[cfg(sha1dc_avx512)]
 #[inline]
-pub(super) unsafe fn detect_avx512(
-    e: Expansion,
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<(usize, usize)> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { avx512_with::<Avx512Filter>(e, chain, blocks, reduced_round) }
-}
-
-/// Detection one block at a time with the 8-lane filter of each block
-/// beside the rounds of the next ([`super::detect_beside`]): all 31 entries
-/// of its table, two after each group of four steps, 256-bit code next to
-/// the legacy-SSE SHA instructions, for the CPUs where that costs nothing
-/// (the backend table chooses). In AVX-512VL encodings: 32 vector
-/// registers and three-input logic, so that the filter spills nothing next
-/// to the rounds (in AVX2's 16 registers it measured slower than the
-/// 4-lane filter).
-///
-/// # Safety
-/// As [`detect_avx512`].
-#[cfg(sha1dc_avx512)]
-#[inline]
-pub(super) unsafe fn detect_avx512_lanes8(
-    e: Expansion,
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<(usize, usize)> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { avx512_with::<Lanes8Filter>(e, chain, blocks, reduced_round) }
-}
-
-/// The AVX-512 forms with the filter `F`. The schedules are zeroed here,
-/// outside the AVX-512 code, where LLVM would zero them with 512-bit
-/// stores.
-///
-/// # Safety
-/// As [`detect_avx512`].
-#[cfg(sha1dc_avx512)]
-#[inline(always)]
-unsafe fn avx512_with<F: super::FilterBeside<Mirrored>>(
+pub(super) unsafe fn detect_avx512<F: super::FilterBeside<Mirrored>>(
     e: Expansion,
     chain: &mut [u32; 5],
     blocks: &[Block],
@@ -408,7 +373,7 @@ unsafe fn avx512_with<F: super::FilterBeside<Mirrored>>(
     unsafe { with_expansion!(e, beside_avx512::<F>(chain, blocks, reduced_round, s)) }
 }
 
-/// [`avx512_with`] on zeroed schedules.
+/// [`detect_avx512`] on zeroed schedules.
 ///
 /// # Safety
 /// As [`detect_avx512`].
@@ -424,9 +389,10 @@ unsafe fn beside_avx512<F: super::FilterBeside<Mirrored>, E: Expand>(
     unsafe { super::detect_beside::<ShaNi<E>, F>(chain, blocks, reduced_round, schedules) }
 }
 
-/// The 4-lane AVX-512VL filter beside the SHA-NI rounds.
+/// The 4-lane AVX-512VL filter beside the SHA-NI rounds: 128-bit, so no
+/// dirty upper state next to the SHA instructions.
 #[cfg(sha1dc_avx512)]
-struct Avx512Filter;
+pub(super) struct Avx512Filter;
 
 #[cfg(sha1dc_avx512)]
 impl super::FilterBeside<Mirrored> for Avx512Filter {
