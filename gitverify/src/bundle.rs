@@ -2,9 +2,10 @@
 //! prerequisites and refs, one per line, ended by an empty line), then a
 //! pack.
 
-/// Where the pack starts in a bundle whose first bytes are `head`, or why
-/// it is not one.
-pub fn pack_start(head: &[u8]) -> Result<usize, String> {
+/// Where the pack starts in a bundle whose first bytes are `head`
+/// (`None`: its header does not end within them), or why it is not one
+/// this command can verify.
+pub fn pack_start(head: &[u8]) -> Result<Option<usize>, String> {
     let rest = if let Some(r) = head.strip_prefix(b"# v2 git bundle\n") {
         r
     } else if let Some(r) = head.strip_prefix(b"# v3 git bundle\n") {
@@ -13,22 +14,29 @@ pub fn pack_start(head: &[u8]) -> Result<usize, String> {
         return Err("not a git bundle (no v2 or v3 signature)".into());
     };
     let mut at = head.len() - rest.len();
-    loop {
-        let line_end = head[at..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .ok_or("the bundle's header does not end (no empty line before its pack)")?;
-        if line_end == 0 {
-            return Ok(at + 1);
+    while let Some(line_end) = head[at..].iter().position(|&b| b == b'\n') {
+        let line = &head[at..at + line_end];
+        if line.is_empty() {
+            return Ok(Some(at + 1));
+        }
+        // A v3 capability: the hash naming the objects.
+        if let Some(format) = line.strip_prefix(b"@object-format=") {
+            if format != b"sha1" {
+                return Err(format!(
+                    "a bundle of {} objects (@object-format): not named by SHA-1, nothing for SHA-1 collision detection to check",
+                    String::from_utf8_lossy(format)
+                ));
+            }
         }
         at += line_end + 1;
     }
+    Ok(None)
 }
 
 /// Where the pack starts in the bundle file at `path`.
 pub fn read_header(path: &std::path::Path) -> Result<u64, String> {
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot be read: {e}"))?;
+    let file = crate::open_regular(path).map_err(|e| format!("cannot be read: {e}"))?;
     // A header of refs can be long, but not longer than the file.
     let mut head = Vec::new();
     let mut reader = file.take(64 << 20);
@@ -42,9 +50,14 @@ pub fn read_header(path: &std::path::Path) -> Result<u64, String> {
             return Err("not a git bundle (no v2 or v3 signature)".into());
         }
         match pack_start(&head) {
-            Ok(at) => return Ok(at as u64),
-            Err(e) if n == 0 => return Err(e),
-            Err(_) => {}
+            Ok(Some(at)) => return Ok(at as u64),
+            Ok(None) if n == 0 => {
+                return Err(
+                    "the bundle's header does not end (no empty line before its pack)".into(),
+                );
+            }
+            Err(e) if head.len() >= 16 || n == 0 => return Err(e),
+            _ => {}
         }
     }
 }
@@ -59,8 +72,12 @@ mod tests {
     #[test]
     fn header() {
         let b = b"# v2 git bundle\n0123 refs/heads/main\n\nPACK";
-        assert_eq!(super::pack_start(b), Ok(b.len() - 4));
-        assert!(super::pack_start(b"# v2 git bundle\nabc").is_err());
+        assert_eq!(super::pack_start(b), Ok(Some(b.len() - 4)));
+        assert_eq!(super::pack_start(b"# v2 git bundle\nabc"), Ok(None));
         assert!(super::pack_start(b"PACK").is_err());
+        let v3 = b"# v3 git bundle\n@object-format=sha1\n0123 refs/heads/main\n\nPACK";
+        assert_eq!(super::pack_start(v3), Ok(Some(v3.len() - 4)));
+        let sha256 = b"# v3 git bundle\n@object-format=sha256\n0123 refs/heads/main\n\nPACK";
+        assert!(super::pack_start(sha256).unwrap_err().contains("sha256"));
     }
 }

@@ -109,8 +109,9 @@ impl Inflater {
     }
 
     /// Inflates a stream whose size is not known beforehand (a loose
-    /// object), growing `out` up to the ratio's bound.
-    pub fn inflate_any(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), InflateError> {
+    /// object), growing `out` up to the ratio's bound. Returns the
+    /// compressed bytes the stream took.
+    pub fn inflate_any(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<usize, InflateError> {
         let most = (input.len() as u64).saturating_mul(MAX_RATIO) + 64;
         let mut room = (input.len() as u64 * 4 + 256).min(most);
         loop {
@@ -129,7 +130,7 @@ impl Inflater {
                     room = (room * 4).min(most);
                 }
                 Err(InflateError::LongerThanDeclared { .. }) => return Err(InflateError::Damaged),
-                other => return other.map(|_| ()),
+                other => return other.map(|(used, _)| used),
             }
         }
     }

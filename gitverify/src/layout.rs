@@ -167,7 +167,7 @@ pub(crate) fn scan(
     layout
         .slots
         .reserve((count as usize).min(data.len() as usize / 9));
-    let threads = options.threads.max(1);
+    let threads = options.workers();
     let mut inflater = Inflater::new();
     let mut keep_budget = options.cache / 2;
     let mut done = Vec::new();
@@ -181,7 +181,7 @@ pub(crate) fn scan(
         for _ in 1..threads {
             let rx = std::sync::Arc::clone(&rx);
             let out = out.clone();
-            hashers.push(scope.spawn(move || {
+            let hasher = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut batcher = Batcher::new(options.content, out, file);
                 loop {
                     let bundle = match rx.lock().expect("no worker panics").recv() {
@@ -194,9 +194,14 @@ pub(crate) fn scan(
                 }
                 batcher.flush();
                 batcher.done
-            }));
+            });
+            // A thread the system refuses (too many asked for) is not
+            // started; with none, this thread hashes too.
+            hashers.extend(hasher.ok());
         }
-        let mut inline = (threads == 1).then(|| Batcher::new(options.content, out.clone(), file));
+        let mut inline = hashers
+            .is_empty()
+            .then(|| Batcher::new(options.content, out.clone(), file));
         let mut bundle = Vec::new();
         let mut bundle_bytes = 0;
         let mut pos = 12u64;

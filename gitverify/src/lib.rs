@@ -33,7 +33,7 @@ use std::path::Path;
 use std::sync::mpsc::channel;
 
 pub use report::{Check, Counts, Damage, Event, Finding, Summary, Verified};
-pub use sources::{Source, current_repository, sources};
+pub use sources::{Source, alternates, current_sources, sources};
 
 use hashing::Message;
 
@@ -42,10 +42,32 @@ use hashing::Message;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+/// Opens `path` for reading if it is a regular file (or a link to one):
+/// a FIFO or device where a pack or object should be is damage, not a
+/// read that never ends.
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    std::fs::File::open(path)
+}
+
+/// [`open_regular`], read whole.
+pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    open_regular(path)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// How to verify.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Worker threads (at least one); the default is every core.
+    /// Worker threads (at least one, at most [`Options::MAX_THREADS`]);
+    /// the default is every core.
     pub threads: usize,
     /// Also hash every blob's content as a file (the content check).
     pub content: bool,
@@ -64,16 +86,36 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// The most worker threads started, whatever `threads` asks: past
+    /// the cores they only cost memory, and past the system's limits a
+    /// thread that starts may still abort the process.
+    pub const MAX_THREADS: usize = 1024;
+
+    /// The worker threads to start.
+    fn workers(&self) -> usize {
+        self.threads.clamp(1, Self::MAX_THREADS)
+    }
+}
+
 /// Verifies `sources`, calling `on_event` (on this thread) for each object
 /// verified, collision found and damage found, as they are.
 pub fn verify(sources: &[Source], options: &Options, on_event: &mut dyn FnMut(&Event)) {
     let (tx, rx) = channel::<Message>();
+    let produce = |tx: &std::sync::mpsc::Sender<Message>| {
+        for source in sources {
+            source.verify(options, tx);
+        }
+    };
     std::thread::scope(|scope| {
-        scope.spawn(move || {
-            for source in sources {
-                source.verify(options, &tx);
-            }
-        });
+        let sent = tx.clone();
+        let spawn = std::thread::Builder::new().spawn_scoped(scope, move || produce(&sent));
+        // Where the system refuses a thread, the sources are verified
+        // first and the events follow.
+        if spawn.is_err() {
+            produce(&tx);
+        }
+        drop(tx);
         for message in rx {
             match &message {
                 Message::Source(file, objects) => on_event(&Event::Source {

@@ -10,11 +10,12 @@ use crate::entry;
 use crate::hashing::{Batcher, Message, Reporter};
 use crate::inflate::Inflater;
 
-/// Every loose object under `objects` (the `xx/` directories), in name order.
-fn list(objects: &Path) -> Vec<(PathBuf, [u8; 20])> {
-    let mut out = Vec::new();
+/// Every loose object under `objects` (the `xx/` directories), in name
+/// order, and how many files there are named by 64-digit (SHA-256) ids.
+fn list(objects: &Path) -> (Vec<(PathBuf, [u8; 20])>, usize) {
+    let (mut out, mut sha256) = (Vec::new(), 0);
     let Ok(dirs) = std::fs::read_dir(objects) else {
-        return out;
+        return (out, sha256);
     };
     let mut dirs: Vec<_> = dirs.filter_map(|e| e.ok()).collect();
     dirs.sort_by_key(|e| e.file_name());
@@ -36,9 +37,10 @@ fn list(objects: &Path) -> Vec<(PathBuf, [u8; 20])> {
                     out.push((f.path(), id.into()));
                 }
             }
+            sha256 += usize::from(name.to_str().is_some_and(|n| is_hex(n, 62)));
         }
     }
-    out
+    (out, sha256)
 }
 
 fn is_hex(name: &str, len: usize) -> bool {
@@ -80,7 +82,13 @@ fn parse(raw: &[u8]) -> Result<(sha1dc_wasm::git::ObjectKind, &[u8]), String> {
 
 /// Verifies every loose object under `objects`; its id must be its name.
 pub fn verify_loose(objects: &Path, options: &Options, out: &Sender<Message>) {
-    let objects_list = list(objects);
+    let (objects_list, sha256) = list(objects);
+    if sha256 > 0 {
+        let message = format!(
+            "{sha256} loose objects named by SHA-256 ids (a SHA-256 repository's): not verified"
+        );
+        Reporter::new(out.clone(), objects).damage(None, None, message);
+    }
     if objects_list.is_empty() {
         return;
     }
@@ -93,16 +101,26 @@ pub fn verify_loose(objects: &Path, options: &Options, out: &Sender<Message>) {
     let mut raw = Vec::new();
     for (i, (path, _)) in objects_list.iter().enumerate() {
         let report = Reporter::new(out.clone(), path);
-        let bytes = match std::fs::read(path) {
+        let bytes = match crate::read_regular(path) {
             Ok(b) => b,
             Err(e) => {
                 report.damage(None, None, format!("cannot be read: {e}"));
                 continue;
             }
         };
-        if let Err(e) = inflater.inflate_any(&bytes, &mut raw) {
-            report.damage(None, None, format!("corrupt loose object: {e}"));
-            continue;
+        match inflater.inflate_any(&bytes, &mut raw) {
+            Err(e) => {
+                report.damage(None, None, format!("corrupt loose object: {e}"));
+                continue;
+            }
+            // As `git fsck`: git writes nothing after the stream.
+            Ok(used) if used < bytes.len() => {
+                let extra = bytes.len() - used;
+                let message = format!("corrupt loose object: {extra} bytes after its zlib stream");
+                report.damage(None, None, message);
+                continue;
+            }
+            Ok(_) => {}
         }
         match parse(&raw) {
             Ok((kind, content)) => batcher.add(i as u32, None, kind, Rc::new(content.to_vec())),

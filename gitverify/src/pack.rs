@@ -32,7 +32,7 @@ impl PackData {
     /// The pack in `path` from byte `start` on (a bundle's pack follows
     /// its header).
     pub fn open(path: &Path, start: u64) -> std::io::Result<PackData> {
-        let file = File::open(path)?;
+        let file = crate::open_regular(path)?;
         let size = file.metadata()?.len();
         if size < start {
             return Err(std::io::Error::new(

@@ -34,14 +34,53 @@ pub enum Source {
 pub fn sources(path: &Path) -> Result<Vec<Source>, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if meta.is_file() {
+        if let Some(repo) = pack_repository(path) {
+            check_format(&repo)?;
+        }
         return file_source(path).map(|s| vec![s]);
     }
-    let objects = objects_dir(path).ok_or_else(|| {
-        format!(
-            "{}: not a git repository, .git directory or objects directory",
-            path.display()
-        )
-    })?;
+    let objects = objects_dir(path)?;
+    if let Some(repo) = objects.parent() {
+        check_format(repo)?;
+    }
+    Ok(objects_sources(&objects))
+}
+
+/// What a command run without a path checks: the objects directory git
+/// itself would use, `$GIT_OBJECT_DIRECTORY` (in a `pre-receive` hook,
+/// the quarantine holding the pushed objects), else that of `$GIT_DIR`
+/// or of the nearest repository up from `cwd`.
+pub fn current_sources(cwd: &Path) -> Result<Vec<Source>, String> {
+    let git_dir = std::env::var_os("GIT_DIR").filter(|d| !d.is_empty());
+    match std::env::var_os("GIT_OBJECT_DIRECTORY").filter(|d| !d.is_empty()) {
+        Some(objects) => {
+            if let Some(dir) = git_dir {
+                check_format(Path::new(&dir))?;
+            }
+            let objects = PathBuf::from(objects);
+            if !objects.is_dir() {
+                let shown = objects.display();
+                return Err(format!("{shown} ($GIT_OBJECT_DIRECTORY): not a directory"));
+            }
+            Ok(objects_sources(&objects))
+        }
+        None => {
+            let repo = match git_dir {
+                Some(dir) => PathBuf::from(dir),
+                None => cwd
+                    .ancestors()
+                    .find(|d| d.join(".git").exists() || is_git_dir(d))
+                    .ok_or("not in a git repository (give a PATH)")?
+                    .to_path_buf(),
+            };
+            sources(&repo)
+        }
+    }
+}
+
+/// The packs (`pack/*.pack`, each with its `.idx` when there is one) and
+/// the loose objects of an objects directory.
+fn objects_sources(objects: &Path) -> Vec<Source> {
     let mut out = Vec::new();
     let pack_dir = objects.join("pack");
     if let Ok(list) = std::fs::read_dir(&pack_dir) {
@@ -58,8 +97,73 @@ pub fn sources(path: &Path) -> Result<Vec<Source>, String> {
             });
         }
     }
-    out.push(Source::Loose(objects));
-    Ok(out)
+    out.push(Source::Loose(objects.to_path_buf()));
+    out
+}
+
+/// The object directories `sources`' repositories borrow from
+/// (`objects/info/alternates`), which are not verified unless named.
+pub fn alternates(sources: &[Source]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for source in sources {
+        let Source::Loose(objects) = source else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(objects.join("info/alternates")) else {
+            continue;
+        };
+        let lines = text.lines().map(str::trim);
+        for line in lines.filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            out.push(objects.join(line));
+        }
+    }
+    out
+}
+
+/// Refuses a repository whose objects are not named by SHA-1
+/// (`extensions.objectFormat`, `git init --object-format=sha256`): its
+/// ids are another hash, and its packs' trailers would read as damage.
+fn check_format(git_dir: &Path) -> Result<(), String> {
+    let Ok(config) = std::fs::read_to_string(git_dir.join("config")) else {
+        return Ok(());
+    };
+    let mut section = String::new();
+    for line in config.lines().map(str::trim) {
+        if let Some(name) = line.strip_prefix('[') {
+            let name = name.split(|c: char| c == ']' || c.is_whitespace()).next();
+            section = name.unwrap_or("").to_ascii_lowercase();
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let value = value.trim().trim_matches('"').to_ascii_lowercase();
+        if section == "extensions"
+            && key.trim().eq_ignore_ascii_case("objectformat")
+            && value != "sha1"
+        {
+            return Err(format!(
+                "{}: a {} repository (extensions.objectFormat): its objects are not named by SHA-1, there is nothing for SHA-1 collision detection to check",
+                git_dir.display(),
+                value.to_ascii_uppercase().replace("SHA", "SHA-"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The git directory holding a pack or index named directly, if it lies in
+/// one (`<git dir>/objects/pack/<file>`).
+fn pack_repository(file: &Path) -> Option<PathBuf> {
+    let file = std::fs::canonicalize(file).ok()?;
+    let pack_dir = file.parent().filter(|d| d.ends_with("pack"))?;
+    let objects = pack_dir.parent().filter(|d| d.ends_with("objects"))?;
+    objects.parent().map(Path::to_path_buf)
+}
+
+/// Whether `dir` is a git directory (a bare repository or a `.git`).
+fn is_git_dir(dir: &Path) -> bool {
+    dir.join("HEAD").is_file() && dir.join("refs").is_dir()
 }
 
 /// A single file: a pack, an index (its pack beside it) or a bundle.
@@ -67,7 +171,7 @@ fn file_source(path: &Path) -> Result<Source, String> {
     let mut head = [0u8; 16];
     let n = {
         use std::io::Read;
-        let mut f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut f = crate::open_regular(path).map_err(|e| format!("{}: {e}", path.display()))?;
         f.read(&mut head)
             .map_err(|e| format!("{}: {e}", path.display()))?
     };
@@ -108,25 +212,32 @@ fn file_source(path: &Path) -> Result<Source, String> {
 
 /// The objects directory of the repository at `path`, whether `path` is
 /// its work tree, its git directory or the objects directory itself.
-fn objects_dir(path: &Path) -> Option<PathBuf> {
+fn objects_dir(path: &Path) -> Result<PathBuf, String> {
+    let not_repo = || {
+        format!(
+            "{}: not a git repository, .git directory or objects directory",
+            path.display()
+        )
+    };
     let dot_git = path.join(".git");
     let git_dir = if dot_git.is_dir() {
         dot_git
     } else if dot_git.is_file() {
         // A linked work tree or submodule: `gitdir: <path>`.
-        let text = std::fs::read_to_string(&dot_git).ok()?;
-        let target = PathBuf::from(text.strip_prefix("gitdir:")?.trim());
+        let text =
+            std::fs::read_to_string(&dot_git).map_err(|e| format!("{}: {e}", dot_git.display()))?;
+        let target = PathBuf::from(text.strip_prefix("gitdir:").ok_or_else(not_repo)?.trim());
         if target.is_absolute() {
             target
         } else {
             path.join(target)
         }
-    } else if path.join("objects").is_dir() {
+    } else if path.join("objects").is_dir() || is_git_dir(path) {
         path.to_path_buf()
     } else if path.join("pack").is_dir() || path.join("info").is_dir() {
-        return Some(path.to_path_buf());
+        return Ok(path.to_path_buf());
     } else {
-        return None;
+        return Err(not_repo());
     };
     // A linked work tree's objects are in the common directory.
     let common = match std::fs::read_to_string(git_dir.join("commondir")) {
@@ -137,20 +248,14 @@ fn objects_dir(path: &Path) -> Option<PathBuf> {
         Err(_) => git_dir,
     };
     let objects = common.join("objects");
-    objects.is_dir().then_some(objects)
-}
-
-/// The repository a command run without a path checks: `$GIT_DIR`, or the
-/// nearest directory up from `cwd` that is or holds a git directory.
-pub fn current_repository(cwd: &Path) -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("GIT_DIR") {
-        return Some(PathBuf::from(dir));
+    if objects.is_dir() {
+        Ok(objects)
+    } else {
+        Err(format!(
+            "{}: a git directory without its objects directory",
+            common.display()
+        ))
     }
-    cwd.ancestors()
-        .find(|d| {
-            d.join(".git").exists() || (d.join("objects").is_dir() && d.join("HEAD").is_file())
-        })
-        .map(Path::to_path_buf)
 }
 
 impl Source {
@@ -165,7 +270,7 @@ impl Source {
                 };
                 let index = match index {
                     None => None,
-                    Some(path) => match std::fs::read(path)
+                    Some(path) => match crate::read_regular(path)
                         .map_err(|e| e.to_string())
                         .and_then(|b| Index::parse(&b))
                     {

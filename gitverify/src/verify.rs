@@ -72,10 +72,12 @@ fn spawn_trailer<'s>(
     threads: usize,
 ) {
     let report = Reporter::new(out.clone(), file);
-    if threads > 1 {
-        scope.spawn(move || check_trailer(data, &report));
-    } else {
-        check_trailer(data, &report);
+    let spawned = threads > 1
+        && std::thread::Builder::new()
+            .spawn_scoped(scope, move || check_trailer(data, &report))
+            .is_ok();
+    if !spawned {
+        check_trailer(data, &Reporter::new(out.clone(), file));
     }
 }
 
@@ -101,7 +103,7 @@ pub(crate) fn verify_pack(
         }
     };
     let _ = out.send(Message::Source(file.to_path_buf(), u64::from(count)));
-    let threads = options.threads.max(1);
+    let threads = options.workers();
     let mut kept: Vec<Option<Box<[u8]>>> = Vec::new();
     std::thread::scope(|scope| {
         let (mut layout, expected, done) =
@@ -175,6 +177,10 @@ fn walk_rounds(
     resolved: &mut Resolved,
     link_by_id: bool,
 ) {
+    // Entries a round has walked to (or from) and could not resolve: a
+    // later round (after ids linked more bases) skips them, so that each
+    // damage is reported once.
+    let mut tried = vec![false; layout.slots.len()];
     loop {
         if link_by_id
             && layout
@@ -197,12 +203,12 @@ fn walk_rounds(
             }
         }
         let slots = &layout.slots;
-        let children = Children::new(slots, |i| !resolved.done[i]);
+        let children = Children::new(slots, |i| !resolved.done[i] && !tried[i]);
         let roots: Vec<(u32, bool)> = (0..slots.len() as u32)
             .filter_map(|e| {
-                let done = resolved.done[e as usize];
+                let (done, tried) = (resolved.done[e as usize], tried[e as usize]);
                 let whole = slots[e as usize].whole().is_some();
-                if whole && !done {
+                if whole && !done && !tried {
                     Some((e, true))
                 } else if done && children.any(e) {
                     Some((e, false))
@@ -225,21 +231,32 @@ fn walk_rounds(
         };
         let mut done = Vec::new();
         std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..options.threads.max(1))
-                .map(|_| {
-                    let round = &round;
+            let walk = |out: Sender<Message>| {
+                let mut w = Walker::new(&round, Batcher::new(options.content, out, file));
+                w.run();
+                w.batcher.done
+            };
+            // A thread the system refuses (too many asked for) is not
+            // started; with none, this thread walks.
+            let workers: Vec<_> = (0..options.workers())
+                .filter_map(|_| {
                     let out = out.clone();
-                    scope.spawn(move || {
-                        let mut w = Walker::new(round, Batcher::new(options.content, out, file));
-                        w.run();
-                        w.batcher.done
-                    })
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || walk(out))
+                        .ok()
                 })
                 .collect();
+            if workers.is_empty() {
+                done.extend(walk(out.clone()));
+            }
             for w in workers {
                 done.extend(w.join().expect("no worker panics"));
             }
         });
+        for &(root, _) in &roots {
+            tried[root as usize] = true;
+            children.each_below(root, |e| tried[e as usize] = true);
+        }
         if resolved.take(&done) == 0 {
             return;
         }

@@ -55,14 +55,20 @@ impl Children {
 
     /// Entries below `entry`, itself not counted.
     pub(crate) fn descendants(&self, entry: u32) -> u64 {
-        let mut todo = vec![entry];
         let mut n = 0;
+        self.each_below(entry, |_| n += 1);
+        n
+    }
+
+    /// Calls `visit` for every entry below `entry`, itself not included.
+    pub(crate) fn each_below(&self, entry: u32, mut visit: impl FnMut(u32)) {
+        let mut todo = vec![entry];
         while let Some(e) = todo.pop() {
             let (a, b) = self.of(e);
-            n += u64::from(b - a);
-            todo.extend_from_slice(&self.list[a as usize..b as usize]);
+            let below = &self.list[a as usize..b as usize];
+            below.iter().for_each(|&c| visit(c));
+            todo.extend_from_slice(below);
         }
-        n
     }
 }
 

@@ -481,7 +481,21 @@ fn corrupt_loose_objects() {
         "4444444444444444444444444444444444444444",
         &zlib(b"blob 3\0abc"),
     );
+    let mut trailing = zlib(b"blob 3\0abc");
+    trailing.extend_from_slice(b"garbage");
+    put("5555555555555555555555555555555555555555", &trailing);
+    put(&"6".repeat(64), &zlib(b"blob 3\0abc"));
+    // A FIFO where an object should be: damage, not a read that waits.
+    let fifo = objects.join("77").join("7".repeat(38));
+    std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo");
     let run = check(&repo);
+    run.assert_damage("55/55555555555555555555555555555555555555: corrupt loose object: 7 bytes after its zlib stream");
+    run.assert_damage("1 loose objects named by SHA-256 ids");
+    run.assert_damage(
+        "77/77777777777777777777777777777777777777: cannot be read: not a regular file",
+    );
     run.assert_damage("11/11111111111111111111111111111111111111: corrupt loose object: damaged or truncated zlib stream");
     run.assert_damage("22/22222222222222222222222222222222222222: corrupt loose object: unknown object type \"blub\"");
     run.assert_damage("33/33333333333333333333333333333333333333: corrupt loose object: its header says 3 bytes, it holds 4");

@@ -16,6 +16,7 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         .current_dir(dir)
         .args(args)
         .env_remove("GIT_DIR")
+        .env_remove("GIT_OBJECT_DIRECTORY")
         .output()
         .unwrap()
 }
@@ -158,11 +159,156 @@ fn git_runs_it_as_a_subcommand_in_the_current_repository() {
     // Outside any repository, with no path: an error, not a search of /.
     let outside = s.path("empty");
     std::fs::create_dir_all(&outside).unwrap();
-    let out = Command::new(BIN)
-        .current_dir(&outside)
-        .env_remove("GIT_DIR")
-        .output()
-        .unwrap();
+    let out = run(&outside, &[]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not in a git repository"));
+    let out = run(&outside, &["--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc = json(&out);
+    assert!(
+        doc["damage"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not in a git repository")
+    );
+    assert_eq!(doc["exit"], 1);
+}
+
+/// In a `pre-receive` hook git keeps the pushed objects in a quarantine
+/// (`$GIT_OBJECT_DIRECTORY`): they are what is checked, and a collision
+/// refuses the push.
+#[test]
+fn a_pre_receive_hook_checks_the_pushed_objects() {
+    let s = Scratch::new("hook");
+    let (attack, clean, server) = (s.path("attack"), s.path("clean"), s.path("server.git"));
+    collision_repo(&attack);
+    init(&clean);
+    commit(&clean, &[("c.txt", b"clean\n")], "clean");
+    std::fs::create_dir_all(&server).unwrap();
+    git(&server, &["init", "-q", "--bare"]);
+    let hook = server.join("hooks/pre-receive");
+    std::fs::write(&hook, format!("#!/bin/sh\nexec '{BIN}' --content -q\n")).unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let push = |repo: &Path| {
+        Command::new("git")
+            .current_dir(repo)
+            .args(["push", "-q"])
+            .arg(&server)
+            .arg("HEAD:refs/heads/main")
+            .env_remove("GIT_DIR")
+            .output()
+            .unwrap()
+    };
+    let refused = push(&attack);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("collision material") && stderr.contains("tmp_objdir-incoming"),
+        "{stderr}"
+    );
+    let taken = push(&clean);
+    assert!(
+        taken.status.success(),
+        "{}",
+        String::from_utf8_lossy(&taken.stderr)
+    );
+    // The objects directory git names is what is checked, loose objects
+    // alone included (a small push).
+    let out = Command::new(BIN)
+        .current_dir(&s.0)
+        .env("GIT_OBJECT_DIRECTORY", attack.join(".git/objects"))
+        .env_remove("GIT_DIR")
+        .args(["--content", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+}
+
+/// Where there is no SHA-1 to check, or objects it cannot see, it says so
+/// rather than report a clean repository or false damage.
+#[test]
+fn what_it_cannot_check_is_said() {
+    let s = Scratch::new("cannot");
+    // A SHA-256 repository, loose and packed, and its bundle.
+    let sha256 = s.path("sha256");
+    std::fs::create_dir_all(&sha256).unwrap();
+    git(&sha256, &["init", "-q", "--object-format=sha256"]);
+    commit(&sha256, &[("a.txt", b"a\n")], "one");
+    for pack in [false, true] {
+        if pack {
+            git(&sha256, &["repack", "-a", "-d", "-q"]);
+        }
+        let out = run(&sha256, &["--json"]);
+        assert_eq!(out.status.code(), Some(1));
+        let damage = json(&out)["damage"].as_array().unwrap().clone();
+        assert_eq!(damage.len(), 1, "{damage:?}");
+        assert!(
+            damage[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("a SHA-256 repository")
+        );
+        if pack {
+            let pack_file = only_pack(&sha256);
+            let out = run(&s.0, &[pack_file.to_str().unwrap()]);
+            assert!(String::from_utf8_lossy(&out.stderr).contains("a SHA-256 repository"));
+        }
+    }
+    let bundle = s.path("sha256.bundle");
+    git(
+        &sha256,
+        &["bundle", "create", "-q", bundle.to_str().unwrap(), "--all"],
+    );
+    let out = run(&s.0, &["--json", bundle.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let damage = json(&out)["damage"].as_array().unwrap().clone();
+    assert_eq!(damage.len(), 1, "{damage:?}");
+    assert!(
+        damage[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("sha256 objects")
+    );
+
+    // A bare repository that lost its objects directory.
+    let bare = s.path("bare.git");
+    std::fs::create_dir_all(&bare).unwrap();
+    git(&bare, &["init", "-q", "--bare"]);
+    std::fs::remove_dir_all(bare.join("objects")).unwrap();
+    let out = run(&bare, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("without its objects directory"));
+
+    // A clone borrowing its objects (`clone -s`): said, in both forms.
+    let origin = s.path("origin");
+    init(&origin);
+    commit(&origin, &[("a.txt", b"a\n")], "one");
+    git(
+        &s.0,
+        &["clone", "-q", "-s", origin.to_str().unwrap(), "borrower"],
+    );
+    let borrower = s.path("borrower");
+    let out = run(&borrower, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("(objects/info/alternates) are not verified")
+    );
+    let out = run(&borrower, &["--json"]);
+    let listed = json(&out)["alternates_not_verified"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        Path::new(&listed).ends_with("origin/.git/objects"),
+        "{listed}"
+    );
+
+    // More workers than a process may start: capped, not an abort.
+    let out = run(&origin, &["-q", "-j", "1000000"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -205,6 +205,10 @@ pub fn verify_sources(sources: &[gitverify::Source], threads: usize, content: bo
     });
     run.summary.sort();
     run.objects.sort_by_key(|o| o.id);
+    let mut damage = run.damage();
+    damage.sort();
+    let twice = damage.windows(2).find(|w| w[0] == w[1]);
+    assert!(twice.is_none(), "damage reported twice: {twice:#?}");
     run
 }
 

@@ -9,10 +9,11 @@ collision detection, and report each collision attack found.
 
 PATH is a repository (its work tree or .git directory), a bare repository,
 an objects directory, a .pack (with the .idx beside it, if any), a .idx or a
-bundle; with no PATH, the current repository.
+bundle; with no PATH, the current repository (in a pre-receive hook, the
+objects being pushed). Alternates are named, not verified.
 
 Options:
-  -j, --jobs N   worker threads (default: the number of CPUs)
+  -j, --jobs N   worker threads (default: the number of CPUs; at most 1024)
       --content  also hash every blob's content as a file: finds collision
                  material (SHAttered PDFs...) stored in the repository, which
                  git's object header hides from the object check

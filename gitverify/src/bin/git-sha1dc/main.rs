@@ -7,6 +7,7 @@ mod output;
 mod progress;
 
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use gitverify::{Event, Options, Summary};
@@ -38,34 +39,39 @@ fn run(args: args::Args) -> i32 {
     if let Some(j) = args.jobs {
         options.threads = j;
     }
-    let paths = if args.paths.is_empty() {
-        let cwd = std::env::current_dir().unwrap_or_default();
-        match gitverify::current_repository(&cwd) {
-            Some(repo) => vec![repo],
-            None => {
-                eprintln!("git-sha1dc: not in a git repository (give a PATH)");
-                return 1;
-            }
-        }
-    } else {
-        args.paths
-    };
     let mut summary = Summary::default();
     let mut sources = Vec::new();
-    for path in &paths {
-        match gitverify::sources(path) {
-            Ok(s) => sources.extend(s),
-            Err(message) => summary.damage.push(gitverify::Damage {
-                file: path.clone(),
-                offset: None,
-                id: None,
-                message,
-            }),
+    let mut unreadable = |file: PathBuf, message: String| {
+        summary.damage.push(gitverify::Damage {
+            file,
+            offset: None,
+            id: None,
+            message,
+        })
+    };
+    if args.paths.is_empty() {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match gitverify::current_sources(&cwd) {
+            Ok(s) => sources = s,
+            Err(message) => unreadable(cwd, message),
         }
     }
-    for d in &summary.damage {
-        if !args.json {
+    for path in &args.paths {
+        match gitverify::sources(path) {
+            Ok(s) => sources.extend(s),
+            Err(message) => unreadable(path.clone(), message),
+        }
+    }
+    let alternates = gitverify::alternates(&sources);
+    if !args.json {
+        for d in &summary.damage {
             eprintln!("git-sha1dc: {}", d.message);
+        }
+        for alternate in alternates.iter().filter(|_| !args.quiet) {
+            eprintln!(
+                "git-sha1dc: note: objects borrowed from {} (objects/info/alternates) are not verified; name it to verify it",
+                alternate.display()
+            );
         }
     }
     let mut progress =
@@ -90,7 +96,8 @@ fn run(args: args::Args) -> i32 {
     progress.clear();
     summary.sort();
     if args.json {
-        let _ = writeln!(stdout, "{}", output::json(&summary, args.content));
+        let json = output::json(&summary, &alternates, args.content);
+        let _ = writeln!(stdout, "{json}");
     } else if !args.quiet {
         eprintln!("git-sha1dc: {}", output::summary_line(&summary));
         if !summary.findings.is_empty() {

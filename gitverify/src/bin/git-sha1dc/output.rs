@@ -1,6 +1,8 @@
 //! What the command prints: each finding and damage as it is found (text),
 //! or one JSON document at the end.
 
+use std::path::PathBuf;
+
 use gitverify::{Damage, Finding, Summary};
 
 /// A finding as one line of text.
@@ -67,12 +69,16 @@ fn damage_json(d: &Damage) -> String {
 }
 
 /// The whole run as one JSON document.
-pub fn json(summary: &Summary, content: bool) -> String {
+pub fn json(summary: &Summary, alternates: &[PathBuf], content: bool) -> String {
     let c = &summary.counts;
+    let alternates: Vec<String> = alternates
+        .iter()
+        .map(|p| json_string(&p.to_string_lossy()))
+        .collect();
     let findings: Vec<String> = summary.findings.iter().map(finding_json).collect();
     let damage: Vec<String> = summary.damage.iter().map(damage_json).collect();
     format!(
-        "{{\"objects\":{{\"commit\":{},\"tree\":{},\"blob\":{},\"tag\":{},\"total\":{}}},\"content_check\":{content},\"files\":{},\"findings\":[{}],\"damage\":[{}],\"exit\":{}}}",
+        "{{\"objects\":{{\"commit\":{},\"tree\":{},\"blob\":{},\"tag\":{},\"total\":{}}},\"content_check\":{content},\"files\":{},\"findings\":[{}],\"damage\":[{}],\"alternates_not_verified\":[{}],\"exit\":{}}}",
         c.commits,
         c.trees,
         c.blobs,
@@ -81,6 +87,7 @@ pub fn json(summary: &Summary, content: bool) -> String {
         summary.files,
         findings.join(","),
         damage.join(","),
+        alternates.join(","),
         summary.exit_code()
     )
 }
