@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PySlice, PyString};
 use sha1dc_wasm::git::{ObjectKind, ObjectOutcome, hash_object};
@@ -246,6 +246,38 @@ impl PyOutcomes {
             outcomes: slf,
             next: AtomicUsize::new(0),
         }
+    }
+
+    /// How many items equal `value` (Sequence's count).
+    #[pyo3(signature = (value, /))]
+    fn count(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let mut n = 0;
+        for i in 0..self.0.len() {
+            n += usize::from(self.0.object(py, i)?.bind(py).eq(value)?);
+        }
+        Ok(n)
+    }
+
+    /// The first index from `start` (up to `stop`) of an item equal to
+    /// `value` (Sequence's index, negative bounds from the end).
+    #[pyo3(signature = (value, start = 0, stop = None, /))]
+    fn index(
+        &self,
+        py: Python<'_>,
+        value: &Bound<'_, PyAny>,
+        start: isize,
+        stop: Option<isize>,
+    ) -> PyResult<usize> {
+        let len = self.0.len() as isize;
+        let bound = |i: isize| (if i < 0 { i + len } else { i }).clamp(0, len) as usize;
+        for i in bound(start)..bound(stop.unwrap_or(len)) {
+            if self.0.object(py, i)?.bind(py).eq(value)? {
+                return Ok(i);
+            }
+        }
+        Err(PyValueError::new_err(
+            "the value is not among these outcomes",
+        ))
     }
 
     /// Every item's digest() (the output), in order: one list of bytes.

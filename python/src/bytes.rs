@@ -2,8 +2,8 @@
 //! (bytearray, memoryview, mmap, array.array, NumPy arrays...) through the
 //! buffer protocol, as `hashlib` reads them. Nothing is copied.
 
-use pyo3::buffer::PyUntypedBuffer;
-use pyo3::exceptions::{PyBufferError, PyTypeError};
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -18,14 +18,65 @@ pub const DETACH_MIN: usize = 2048;
 pub enum Bytes<'py> {
     /// Immutable: its bytes are read without a buffer export.
     Bytes(Bound<'py, PyBytes>),
-    /// Any other object with the buffer protocol, C-contiguous.
-    Buffer(PyUntypedBuffer),
+    /// Any other object with the buffer protocol.
+    Buffer(SimpleBuffer),
+}
+
+/// A buffer exported in the simple form (`PyBUF_SIMPLE`), as `hashlib`
+/// asks for it: the exporter hands over its bytes, contiguous, whatever
+/// their shape or item type (a ctypes array, a 0-d NumPy array), or
+/// refuses with its own error (a non-contiguous view). Released on drop.
+pub struct SimpleBuffer(Box<ffi::Py_buffer>);
+
+// SAFETY: the view only describes memory the exporter keeps valid until
+// it is released; reading it from another thread is what hashing without
+// the GIL does, and the release (in `drop`) takes the GIL.
+unsafe impl Send for SimpleBuffer {}
+unsafe impl Sync for SimpleBuffer {}
+
+impl SimpleBuffer {
+    fn get(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let mut view = Box::new(std::mem::MaybeUninit::<ffi::Py_buffer>::uninit());
+        // SAFETY: `obj` is a live object and `view` writable memory for one
+        // Py_buffer, which the call fills when it succeeds (returns 0).
+        let status =
+            unsafe { ffi::PyObject_GetBuffer(obj.as_ptr(), view.as_mut_ptr(), ffi::PyBUF_SIMPLE) };
+        if status != 0 {
+            return Err(PyErr::fetch(obj.py()));
+        }
+        // SAFETY: initialised by the successful call above.
+        Ok(SimpleBuffer(unsafe {
+            Box::from_raw(Box::into_raw(view).cast())
+        }))
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        let len = usize::try_from(self.0.len).unwrap_or(0);
+        if len == 0 || self.0.buf.is_null() {
+            return &[];
+        }
+        // SAFETY: a simple export is `len` contiguous bytes at `buf`, kept
+        // valid and in place while it is held (a bytearray refuses to
+        // resize, an mmap to close). A mutable buffer that another thread
+        // writes while it is hashed is hashed as `hashlib` hashes it: some
+        // mix of old and new bytes; the memory stays valid.
+        unsafe { std::slice::from_raw_parts(self.0.buf.cast::<u8>(), len) }
+    }
+}
+
+impl Drop for SimpleBuffer {
+    fn drop(&mut self) {
+        // SAFETY: exported by PyObject_GetBuffer, released once, with the GIL
+        // (while the interpreter exits, it cannot be had: left unreleased).
+        let _ = Python::try_attach(|_| unsafe { ffi::PyBuffer_Release(&mut *self.0) });
+    }
 }
 
 impl<'py> Bytes<'py> {
     /// The bytes of `obj`, or the error `hashlib` gives: a `TypeError` for a
-    /// `str` or an object without the buffer protocol, a `BufferError` for a
-    /// buffer that is not contiguous.
+    /// `str` or an object without the buffer protocol, the exporter's own
+    /// error for a buffer that is not contiguous (`BufferError` from a
+    /// memoryview, `ValueError` from NumPy).
     pub fn new(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
         if let Ok(bytes) = obj.cast::<PyBytes>() {
             return Ok(Bytes::Bytes(bytes.clone()));
@@ -35,7 +86,7 @@ impl<'py> Bytes<'py> {
                 "Strings must be encoded before hashing (str has no bytes of its own: pass s.encode())",
             ));
         }
-        let buffer = PyUntypedBuffer::get(obj).map_err(|err| {
+        let buffer = SimpleBuffer::get(obj).map_err(|err| {
             if err.is_instance_of::<PyTypeError>(obj.py()) {
                 let name = type_name(obj);
                 PyTypeError::new_err(format!(
@@ -45,11 +96,6 @@ impl<'py> Bytes<'py> {
                 err
             }
         })?;
-        if !buffer.is_c_contiguous() {
-            return Err(PyBufferError::new_err(
-                "the buffer is not C-contiguous, so it cannot be hashed in place: pass a contiguous copy (bytes(view), numpy.ascontiguousarray(a))",
-            ));
-        }
         Ok(Bytes::Buffer(buffer))
     }
 
@@ -57,20 +103,7 @@ impl<'py> Bytes<'py> {
     pub fn as_slice(&self) -> &[u8] {
         match self {
             Bytes::Bytes(bytes) => bytes.as_bytes(),
-            Bytes::Buffer(buffer) => {
-                let len = buffer.len_bytes();
-                if len == 0 {
-                    return &[];
-                }
-                // SAFETY: the exporter keeps `len` bytes at `buf_ptr` valid
-                // and in place while the buffer is held (a bytearray refuses
-                // to resize, an mmap to close), and it was checked to be
-                // C-contiguous, so they are the buffer's bytes in order. A
-                // mutable buffer that another thread writes while it is
-                // hashed is hashed as `hashlib` hashes it: some mix of old
-                // and new bytes; the memory stays valid.
-                unsafe { std::slice::from_raw_parts(buffer.buf_ptr().cast::<u8>(), len) }
-            }
+            Bytes::Buffer(buffer) => buffer.as_slice(),
         }
     }
 }

@@ -11,7 +11,7 @@ use pyo3::types::{PyBytes, PyDict};
 use sha1dc_wasm::Hasher;
 use sha1dc_wasm::git::{ObjectHasher, ObjectKind, ObjectOutcome};
 
-use crate::bytes::{Bytes, hashing};
+use crate::bytes::{Bytes, DETACH_MIN};
 use crate::options::Options;
 use crate::outcome::{PyCollision, PyObjectOutcome, PyOutcome, object_kind};
 
@@ -60,13 +60,34 @@ impl<S: Stream> Locked<S> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Runs `f` on the stream: with the GIL when `keep_gil` and the lock
+    /// is free, else without it, so that waiting for a thread hashing into
+    /// this object stalls no other Python thread.
+    fn with<R: Send>(
+        &self,
+        py: Python<'_>,
+        keep_gil: bool,
+        f: impl FnOnce(&mut S) -> R + Send,
+    ) -> R {
+        if keep_gil {
+            let held = match self.state.try_lock() {
+                Ok(state) => Some(state),
+                Err(TryLockError::Poisoned(state)) => Some(state.into_inner()),
+                Err(TryLockError::WouldBlock) => None,
+            };
+            if let Some(mut state) = held {
+                return f(&mut state);
+            }
+        }
+        py.detach(|| f(&mut self.lock()))
+    }
+
     /// Adds the bytes of `data` (any bytes-like object, read in place).
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let bytes = Bytes::new(data)?;
         let data = bytes.as_slice();
         let parallel = self.parallel;
-        hashing(py, data.len(), || {
-            let mut state = self.lock();
+        self.with(py, data.len() < DETACH_MIN, |state| {
             if parallel {
                 state.update_parallel(data);
             } else {
@@ -78,13 +99,7 @@ impl<S: Stream> Locked<S> {
 
     /// A copy of the stream as it is now.
     fn snapshot(&self, py: Python<'_>) -> S {
-        match self.state.try_lock() {
-            Ok(state) => state.clone(),
-            Err(TryLockError::Poisoned(state)) => state.into_inner().clone(),
-            // Another thread is hashing into it without the GIL: wait
-            // without the GIL too.
-            Err(TryLockError::WouldBlock) => py.detach(|| self.lock().clone()),
-        }
+        self.with(py, true, |state| state.clone())
     }
 
     fn copy(&self, py: Python<'_>) -> Self {
@@ -193,12 +208,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Given<'py> {
 /// A new hash object, as hashlib.sha1(): `data` is hashed first (`string`
 /// is its old name in hashlib). `usedforsecurity` is accepted and ignored.
 #[pyfunction]
-#[pyo3(signature = (data = Given(None), *, string = Given(None), usedforsecurity = true, **options))]
+#[pyo3(signature = (data = Given(None), *, string = Given(None), usedforsecurity = None, **options))]
 pub fn sha1(
     py: Python<'_>,
     data: Given<'_>,
     string: Given<'_>,
-    usedforsecurity: bool,
+    usedforsecurity: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyHasher> {
     let _ = usedforsecurity;

@@ -56,6 +56,12 @@ def test_outcomes_is_a_read_only_sequence() -> None:
     msgs = [b"a", b"b", COLLIDING[0], b"c"]
     out = sha1dc.hash_many(iter(msgs))
     assert isinstance(out, Sequence) and isinstance(out, sha1dc.Outcomes)
+    # Sequence's methods, as a registered Sequence promises.
+    assert out.count(out[0]) == sum(1 for o in out if o == out[0])
+    assert out.index(out[-1]) == min(i for i, o in enumerate(out) if o == out[-1])
+    with pytest.raises(ValueError):
+        out.index(out[0], 1, 1)
+    assert out.count("not an outcome") == 0
     assert out[0] == sha1dc.hash(b"a") and out[-1] == sha1dc.hash(b"c")
     assert out[1:3] == [sha1dc.hash(b"b"), sha1dc.hash(COLLIDING[0])]
     assert out[::-2] == [out[3], out[1]]

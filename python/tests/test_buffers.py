@@ -61,12 +61,28 @@ def test_numpy_arrays() -> None:
     fortran = np.asfortranarray(two_d)
     if fortran.flags.c_contiguous:
         pytest.fail("a Fortran-ordered 2-D array is not C-contiguous")
-    with pytest.raises(BufferError, match="contiguous"):
-        sha1dc.sha1(fortran)
-    with pytest.raises(BufferError, match="contiguous"):
-        sha1dc.sha1(u8[::2])
+    # What cannot be read in place raises what hashlib raises (NumPy's
+    # own ValueError).
+    for strided in (fortran, u8[::2]):
+        with pytest.raises(ValueError, match="contiguous"):
+            hashlib.sha1(strided)
+        with pytest.raises(ValueError, match="contiguous"):
+            sha1dc.sha1(strided)
+    # No dimensions (a 0-d array, a NumPy scalar): its bytes, as hashlib.
+    for scalar in (np.array(5), np.float32(1.5)):
+        same_everywhere(scalar, hashlib.sha1(scalar).hexdigest())
     # A copy made contiguous is hashed as hashlib hashes it.
     same_everywhere(np.ascontiguousarray(u8[::2]), hashlib.sha1(u8[::2].tobytes()).hexdigest())
+
+
+def test_ctypes_and_zero_dimensional_buffers() -> None:
+    import ctypes
+
+    same_everywhere(ctypes.create_string_buffer(b"abc", 3), hashlib.sha1(b"abc").hexdigest())
+    ints = (ctypes.c_int * 3)(1, 2, 3)
+    same_everywhere(ints, hashlib.sha1(bytes(ints)).hexdigest())
+    same_everywhere(ctypes.c_double(2.5), hashlib.sha1(bytes(ctypes.c_double(2.5))).hexdigest())
+    same_everywhere(memoryview(b"a").cast("B", ()), hashlib.sha1(b"a").hexdigest())
 
 
 def test_non_contiguous_memoryview_is_an_error_and_nothing_is_added() -> None:

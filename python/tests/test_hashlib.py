@@ -28,6 +28,9 @@ def test_known_answers(data: bytes, want: str) -> None:
     assert sha1dc.sha1(data).digest() == bytes.fromhex(want)
     assert sha1dc.sha1(string=data).hexdigest() == want
     assert sha1dc.sha1(data=data, usedforsecurity=False).hexdigest() == want
+    # Any value, as hashlib takes it.
+    for flag in (0, 1, None, "no"):
+        assert sha1dc.sha1(data, usedforsecurity=flag).hexdigest() == want
     assert sha1dc.hash(data).hexdigest() == want
     assert sha1dc.hash(data).sha1_hexdigest() == want
     assert sha1dc.sha1(data).collision is None
