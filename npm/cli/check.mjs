@@ -57,7 +57,7 @@ export async function checkList(cli, cmd, o, list, out) {
     for (let i = 0, count = check.count(); i < count; i++) {
       const result = await hashInput(Buffer.from(check.name(i)), o);
       if (result instanceof Failure) check.failed(i, result.text, result.missing);
-      else check.hashed(i, result.hex, result.collision !== null);
+      else check.hashed(i, result.hex, result.sha1, result.collision !== null);
       say(check, out);
     }
     const done = check.finish();

@@ -5,6 +5,7 @@ standard error but for the program's name."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -99,17 +100,25 @@ def test_checking(work: Path) -> None:
         "none": b"junk\n",
         "missing": b"0" * 40 + b"  missing\n",
         "clean": run([sha1dcsum(), *CLEAN], work)[0],
+        # A flagged file: its plain SHA-1 recorded (a collision), or neither
+        # hash (a mismatch as well: status 1).
+        "flagged-sha1": hashlib.sha1((work / "shattered-1.pdf").read_bytes()).hexdigest().encode()
+        + b"  shattered-1.pdf\n",
+        "flagged-neither": b"1" * 40 + b"  shattered-1.pdf\n",
     }
     for name, text in lists.items():
         (work / f"{name}.list").write_bytes(text)
     zero = run([sha1dcsum(), "-z", *CLEAN], work)[0]
     (work / "zero.list").write_bytes(zero)
-    for opts in ([], ["--quiet"], ["--status"], ["-w"], ["--strict"], ["--ignore-missing"]):
+    for opts in ([], ["--quiet"], ["--status"], ["-w"], ["--strict"], ["--ignore-missing"],
+                 ["--status", "-w"], ["--status", "--quiet"], ["-w", "--quiet"], ["--quiet", "--status"]):
         for name in lists:
             same(work, ["-c", *opts, f"{name}.list"])
     assert same(work, ["-c", "clean.list"])[1] == 0
     assert same(work, ["-c", "plain.list"])[1] == 3
     assert same(work, ["-c", "bad.list"])[1] == 1
+    assert same(work, ["-c", "flagged-sha1.list"])[1] == 3
+    assert same(work, ["-c", "flagged-neither.list"])[1] == 1
     assert same(work, ["-cz", "zero.list"])[1] == 0
     assert same(work, ["-c", "-"], stdin=lists["tag"])[1] == 3
     assert same(work, ["-c", "nope.list"])[1] == 1

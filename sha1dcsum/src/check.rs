@@ -32,6 +32,9 @@ pub enum Found<'a> {
         /// The printed hash (the safe hash of a flagged file, unless
         /// `--no-safe-hash`): what the list's checksum is compared with.
         output: &'a [u8; 20],
+        /// The file's SHA-1, which a list written by a tool without
+        /// detection records for a flagged file.
+        sha1: &'a [u8; 20],
         collision: bool,
     },
     Failed {
@@ -56,7 +59,10 @@ enum Verdict {
     Ok,
     Failed,
     Unreadable,
-    Collision,
+    /// Flagged; `matched`: the line records its output or its SHA-1.
+    Collision {
+        matched: bool,
+    },
 }
 
 impl Verdict {
@@ -65,7 +71,7 @@ impl Verdict {
             Verdict::Ok => b"OK",
             Verdict::Failed => b"FAILED",
             Verdict::Unreadable => b"FAILED open or read",
-            Verdict::Collision => b"COLLISION",
+            Verdict::Collision { .. } => b"COLLISION",
         }
     }
 }
@@ -88,9 +94,10 @@ impl Tally {
                 self.mismatched += 1;
             }
             Verdict::Unreadable => self.unreadable += 1,
-            Verdict::Collision => {
+            Verdict::Collision { matched } => {
                 self.verified += 1;
                 self.collisions += 1;
+                self.mismatched += u64::from(!matched);
             }
         }
     }
@@ -225,10 +232,15 @@ impl ListCheck {
         match (found, self.listed[i].digest) {
             (
                 Found::Hashed {
-                    collision: true, ..
+                    collision: true,
+                    output,
+                    sha1,
                 },
-                _,
-            ) => Some(Verdict::Collision),
+                digest,
+            ) => Some(Verdict::Collision {
+                // A line without a checksum read here is reported apart.
+                matched: digest.map_or(true, |d| d == *output || d == *sha1),
+            }),
             (_, None) => None,
             (Found::Failed { missing: true, .. }, _) if self.checking.ignore_missing => None,
             (Found::Failed { .. }, _) => Some(Verdict::Unreadable),
@@ -390,22 +402,27 @@ mod tests {
         let found = [
             Found::Hashed {
                 output: &abc,
+                sha1: &abc,
                 collision: false,
             },
             Found::Hashed {
                 output: &other,
+                sha1: &other,
                 collision: false,
             },
             Found::Hashed {
                 output: &abc,
+                sha1: &abc,
                 collision: false,
             },
             Found::Hashed {
-                output: &abc,
+                output: &other,
+                sha1: &abc,
                 collision: true,
             },
             Found::Hashed {
                 output: &abc,
+                sha1: &abc,
                 collision: false,
             },
             Found::Failed {
@@ -435,6 +452,48 @@ mod tests {
         );
     }
 
+    /// A flagged file is COLLISION whatever its line records; when the
+    /// line records neither its output nor its SHA-1, it did not match
+    /// either, and the check fails (1 takes precedence over 3).
+    #[test]
+    fn a_flagged_file_that_does_not_match_its_line_fails() {
+        let (abc, safe, other) = (abc(), [7; 20], "1".repeat(40));
+        let options = Options::default();
+        let mut check = ListCheck::new(&options, b"SUMS");
+        for line in [format!("{H}  sha1"), format!("{other}  neither")] {
+            check.line(line.as_bytes(), |_| true);
+        }
+        for i in 0..2 {
+            let flagged = Found::Hashed {
+                output: &safe,
+                sha1: &abc,
+                collision: true,
+            };
+            check.found(i, flagged);
+        }
+        assert_eq!(check.finish(), (true, true));
+        let out = |s: &str| Said::Out(s.as_bytes().to_vec());
+        assert_eq!(
+            said(&mut check),
+            [
+                out("sha1: COLLISION\n"),
+                out("neither: COLLISION\n"),
+                error("WARNING: 1 computed checksum did NOT match"),
+                error("WARNING: 2 listed files are halves of SHA-1 collisions"),
+            ]
+        );
+        // Its output recorded, or its SHA-1: a collision only.
+        let mut check = ListCheck::new(&options, b"SUMS");
+        check.line(format!("{H}  sha1").as_bytes(), |_| true);
+        let flagged = Found::Hashed {
+            output: &safe,
+            sha1: &abc,
+            collision: true,
+        };
+        check.found(0, flagged);
+        assert_eq!(check.finish(), (false, true));
+    }
+
     #[test]
     fn a_list_without_a_checksum_fails_and_still_checks_its_files() {
         let abc = abc();
@@ -446,6 +505,7 @@ mod tests {
             0,
             Found::Hashed {
                 output: &abc,
+                sha1: &abc,
                 collision: true,
             },
         );
@@ -471,6 +531,7 @@ mod tests {
         let abc = abc();
         let ok = Found::Hashed {
             output: &abc,
+            sha1: &abc,
             collision: false,
         };
         let missing = Found::Failed {

@@ -189,7 +189,8 @@ pub const OPTIONS: &[Opt] = &[
                (flagged: SHA1 (<name>) = <hex> *coll*)",
         node_help: None,
         section: Section::Hashing,
-        action: Action::Set(|o| o.tag = true),
+        // As GNU: --tag implies -b, so `-t --tag` is tag lines, `--tag -t` an error.
+        action: Action::Set(|o| (o.tag, o.binary) = (true, Some(true))),
     },
     Opt {
         long: "zero",
@@ -374,7 +375,8 @@ pub const OPTIONS: &[Opt] = &[
         help: "don't print OK for each successfully verified file",
         node_help: None,
         section: Section::Checking,
-        action: Action::Set(|o| o.quiet = true),
+        // The last of --status, --warn and --quiet wins, as with GNU.
+        action: Action::Set(|o| (o.status, o.warn, o.quiet) = (false, false, true)),
     },
     Opt {
         long: "status",
@@ -382,7 +384,7 @@ pub const OPTIONS: &[Opt] = &[
         help: "don't output anything, status code shows success",
         node_help: None,
         section: Section::Checking,
-        action: Action::Set(|o| o.status = true),
+        action: Action::Set(|o| (o.status, o.warn, o.quiet) = (true, false, false)),
     },
     Opt {
         long: "strict",
@@ -398,7 +400,7 @@ pub const OPTIONS: &[Opt] = &[
         help: "warn about improperly formatted checksum lines",
         node_help: None,
         section: Section::Checking,
-        action: Action::Set(|o| o.warn = true),
+        action: Action::Set(|o| (o.status, o.warn, o.quiet) = (false, true, false)),
     },
 ];
 
@@ -575,10 +577,10 @@ fn conflicts(o: &Options) -> Option<String> {
     } else {
         let checking_only = [
             (o.ignore_missing, "--ignore-missing"),
-            (o.quiet, "--quiet"),
             (o.status, "--status"),
-            (o.strict, "--strict"),
             (o.warn, "--warn"),
+            (o.quiet, "--quiet"),
+            (o.strict, "--strict"),
         ];
         if let Some((_, name)) = checking_only.iter().find(|(on, _)| *on) {
             return Some(format!(
@@ -651,6 +653,16 @@ mod tests {
         assert_eq!(files(&["-j", "2", "a", "-j3", "--", "-z"]), ["a", "-z"]);
         assert_eq!(options(&["-b", "-t"]).binary, Some(false));
         assert_eq!(options(&["-tb"]).binary, Some(true));
+        // The last of --status, -w and --quiet wins; --tag after -t too.
+        for (args, want) in [
+            (&["-c", "--status", "-w"][..], (false, true, false)),
+            (&["-c", "--status", "--quiet"], (false, false, true)),
+            (&["-c", "--quiet", "-w", "--status"], (true, false, false)),
+        ] {
+            let o = options(args);
+            assert_eq!((o.status, o.warn, o.quiet), want, "{args:?}");
+        }
+        assert_eq!(options(&["-t", "--tag"]).style(), Style::Tag);
     }
 
     #[test]
@@ -685,7 +697,7 @@ mod tests {
     #[test]
     fn abbreviated_long_options() {
         let o = options(&["-c", "--sta", "--stri", "--ig", "--q"]);
-        assert!(o.status && o.strict && o.ignore_missing && o.quiet);
+        assert!(o.quiet && o.strict && o.ignore_missing && !o.status);
         assert!(matches!(parse(&["--back=avx2"]), Command::Usage(_)));
         assert_eq!(
             options(&["--backend=avx2"]).backend.as_deref(),

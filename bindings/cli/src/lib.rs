@@ -255,14 +255,21 @@ impl RawListCheck {
         self.check.listed()[i as usize].name.clone()
     }
 
-    /// The `i`-th file was hashed: `output` is the printed hash (40 hex
-    /// digits).
-    pub fn hashed(&mut self, i: u32, output: &str, collision: bool) -> Result<(), JsError> {
-        let output = digest(output)?;
+    /// The `i`-th file was hashed: `output` is the printed hash and `sha1`
+    /// the file's SHA-1 (40 hex digits each).
+    pub fn hashed(
+        &mut self,
+        i: u32,
+        output: &str,
+        sha1: &str,
+        collision: bool,
+    ) -> Result<(), JsError> {
+        let (output, sha1) = (digest(output)?, digest(sha1)?);
         self.check.found(
             i as usize,
             Found::Hashed {
                 output: &output,
+                sha1: &sha1,
                 collision,
             },
         );

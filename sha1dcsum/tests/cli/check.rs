@@ -93,7 +93,7 @@ fn check_verdicts_and_warnings() {
         "sha1dcsum: gone: No such file or directory\n\
          sha1dcsum: WARNING: 1 line is improperly formatted\n\
          sha1dcsum: WARNING: 1 listed file could not be read\n\
-         sha1dcsum: WARNING: 1 computed checksum did NOT match\n\
+         sha1dcsum: WARNING: 2 computed checksums did NOT match\n\
          sha1dcsum: WARNING: 1 listed file is half of a SHA-1 collision\n"
     );
     assert_eq!(code(&o), 1);
@@ -281,9 +281,9 @@ fn check_reads_coll_star_names_as_meant() {
     assert_eq!(stdout(&o), "coll* x: OK\nx: COLLISION\n");
     assert_eq!(code(&o), 3);
     // GNU's line, `x` present: read as ours, and `x` is checked (never an
-    // OK for the wrong file).
+    // OK for the wrong file); the checksum is not `x`'s: a mismatch too.
     let o = check(&gnu_line);
-    assert_eq!((stdout(&o).as_str(), code(&o)), ("x: COLLISION\n", 3));
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("x: COLLISION\n", 1));
 }
 
 /// GNU writes `<hex> *coll* x` for `coll* x` in binary mode, and reads the
@@ -491,5 +491,29 @@ fn check_reads_the_forms_gnu_reads_as_gnu_does() {
     let tmp = form_dir("check-forms-gnu");
     for &(template, ..) in FORM_CASES {
         check_as_gnu_does(&tmp, template, &["-c", "--strict", "SUMS"]);
+    }
+}
+
+/// Of `--status`, `-w` and `--quiet` the last one given wins, and `--tag`
+/// after `-t` makes tag lines, as with GNU `sha1sum`: side by side.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(missing = "gnu-sha1sum", ignore = "no GNU sha1sum to compare with")]
+fn the_last_of_status_warn_and_quiet_wins_as_with_gnu() {
+    let tmp = comment_dir("check-last-wins");
+    let sums = "{GOOD}junk\n0000000000000000000000000000000000000000  a\n";
+    for args in [
+        &["-c", "--status", "-w", "SUMS"][..],
+        &["-c", "--status", "--quiet", "SUMS"],
+        &["-c", "--quiet", "-w", "SUMS"],
+        &["-c", "-w", "--quiet", "--status", "SUMS"],
+        &["-c", "--quiet", "--status", "-w", "SUMS"],
+    ] {
+        check_as_gnu_does(&tmp, sums, args);
+    }
+    for args in [&["-t", "--tag", "a"][..], &["--tag", "-t", "a"]] {
+        let (ours, gnu) = (run_in(&tmp.0, args, None), gnu_sha1sum(&tmp.0, args));
+        assert_eq!(ours.stdout, gnu.stdout, "{args:?}");
+        assert_eq!(code(&ours).min(1), code_of(&gnu), "{args:?}");
     }
 }

@@ -94,12 +94,13 @@ fn check_list(
         builder,
         options.git_blob,
         |i, result| {
-            let (reason, digest);
+            let (reason, digest, sha1);
             let found = match &result {
                 Ok(hashed) => {
-                    digest = hashed.outcome.digest();
+                    (digest, sha1) = (hashed.outcome.digest(), hashed.outcome.sha1());
                     Found::Hashed {
                         output: digest.as_bytes(),
+                        sha1: sha1.as_bytes(),
                         collision: hashed.outcome.collision().is_some(),
                     }
                 }
