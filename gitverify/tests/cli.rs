@@ -224,6 +224,17 @@ fn a_pre_receive_hook_checks_the_pushed_objects() {
     assert_eq!(out.status.code(), Some(3));
 }
 
+/// A `--json` run that failed (1) with one damage entry, saying `what`.
+fn refused_alone(out: &Output, what: &str) {
+    assert_eq!(out.status.code(), Some(1));
+    let damage = json(out)["damage"].as_array().unwrap().clone();
+    assert_eq!(damage.len(), 1, "{damage:?}");
+    assert!(
+        damage[0]["message"].as_str().unwrap().contains(what),
+        "{damage:?}"
+    );
+}
+
 /// Where there is no SHA-1 to check, or objects it cannot see, it says so
 /// rather than report a clean repository or false damage.
 #[test]
@@ -238,16 +249,7 @@ fn what_it_cannot_check_is_said() {
         if pack {
             git(&sha256, &["repack", "-a", "-d", "-q"]);
         }
-        let out = run(&sha256, &["--json"]);
-        assert_eq!(out.status.code(), Some(1));
-        let damage = json(&out)["damage"].as_array().unwrap().clone();
-        assert_eq!(damage.len(), 1, "{damage:?}");
-        assert!(
-            damage[0]["message"]
-                .as_str()
-                .unwrap()
-                .contains("a SHA-256 repository")
-        );
+        refused_alone(&run(&sha256, &["--json"]), "a SHA-256 repository");
         if pack {
             let pack_file = only_pack(&sha256);
             let out = run(&s.0, &[pack_file.to_str().unwrap()]);
@@ -259,15 +261,9 @@ fn what_it_cannot_check_is_said() {
         &sha256,
         &["bundle", "create", "-q", bundle.to_str().unwrap(), "--all"],
     );
-    let out = run(&s.0, &["--json", bundle.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
-    let damage = json(&out)["damage"].as_array().unwrap().clone();
-    assert_eq!(damage.len(), 1, "{damage:?}");
-    assert!(
-        damage[0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("sha256 objects")
+    refused_alone(
+        &run(&s.0, &["--json", bundle.to_str().unwrap()]),
+        "sha256 objects",
     );
 
     // A bare repository that lost its objects directory.
