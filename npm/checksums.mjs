@@ -42,6 +42,9 @@ export function createChecksumLines(raw, ensureReady) {
       if (result === null || typeof result !== 'object' || typeof result.hex !== 'string') {
         throw new TypeError(`sha1dc: formatChecksumLine() result must be a result object ({ hex, collision }); got ${describe(result)}`);
       }
+      if (!/^[0-9a-fA-F]{40}$/.test(result.hex)) {
+        throw new TypeError(`sha1dc: formatChecksumLine() result.hex must be 40 hex digits; got ${JSON.stringify(result.hex.slice(0, 60))}`);
+      }
       const { style = 'text', zero = false } = checkFormatOptions(options);
       return raw.formatChecksumLine(result.hex, bytes(name, 'name'), Boolean(result.collision), STYLES.indexOf(style), zero);
     },

@@ -20,7 +20,6 @@ import { createChecksumLines } from './checksums.mjs';
  */
 export function createWebApi(glue, defaultInput, startWorker) {
   const moduleArg = (input) => {
-    if (input === undefined) input = defaultInput();
     if (input === undefined) return undefined;
     // Already in wasm-bindgen's own form.
     if (input !== null && Object.getPrototypeOf(input) === Object.prototype && 'module_or_path' in input) return input;
@@ -29,13 +28,35 @@ export function createWebApi(glue, defaultInput, startWorker) {
   return createApi(
     glue,
     async (input) => {
-      await glue.default(moduleArg(input));
+      await glue.default(moduleArg(await readNodeFile(input === undefined ? defaultInput() : input)));
     },
     (module) => {
       glue.initSync({ module });
     },
     startWorker,
   );
+}
+
+/** Node itself (not Deno or Bun, which read files with fetch). */
+export function isNode() {
+  const versions = globalThis.process?.versions;
+  return typeof versions?.node === 'string' && versions.deno === undefined && versions.bun === undefined;
+}
+
+/**
+ * In Node, whose fetch reads no file: URL, a file: URL or a path given to init() is read with its
+ * fs (found through process.getBuiltinModule: no import for a browser bundler to resolve);
+ * anything else, and everywhere else, `input` as it is.
+ */
+async function readNodeFile(input) {
+  if (!isNode()) return input;
+  const isPath = typeof input === 'string' && !/^(https?|data|blob):/i.test(input);
+  if (!isPath && !(input instanceof URL && input.protocol === 'file:')) return input;
+  const fs = globalThis.process.getBuiltinModule?.('node:fs/promises');
+  if (fs === undefined) {
+    throw new TypeError(`sha1dc: init() cannot read ${String(input)} in this Node (before 20.16): import 'sha1dc-wasm', which loads on import, or pass init() the bytes`);
+  }
+  return fs.readFile(input);
 }
 
 /**

@@ -198,6 +198,7 @@ export interface Hasher {
   digest(): Result;
   digest(encoding: 'hex' | 'base64' | 'base64url' | 'binary' | 'latin1'): string;
   digest(encoding: 'bytes'): Uint8Array;
+  digest(encoding: Encoding): string | Uint8Array;
   /**
    * Adds `chunk` to the message with the candidate masks a {@link Filter}
    * gave for the same chunk ({@link createFilter} with the same options, fed

@@ -4,7 +4,7 @@
 // source is read here and its bytes lent to the worker in a few buffers that go back and forth
 // (transferred, never shared: no cross-origin isolation needed). The result is the one-worker
 // result.
-import { toInput } from './input.mjs';
+import { describe, toInput } from './input.mjs';
 
 /** Bytes per buffer lent to the filter worker. */
 export const BUFFER = 1 << 20;
@@ -69,6 +69,10 @@ class Inbox {
  * `stopper`, which ends every other wait of the hashing.
  */
 function connect(worker) {
+  const isWorker = (w) => w !== null && typeof w === 'object' && (typeof w.addEventListener === 'function' || typeof w.on === 'function');
+  if (!isWorker(worker)) {
+    throw new TypeError(`sha1dc: hashStream()'s worker function must return a Worker (a Web Worker or a worker_threads Worker); it returned ${describe(worker)}`);
+  }
   const inbox = new Inbox();
   let failure = null;
   let attached = null;

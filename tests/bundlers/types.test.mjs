@@ -17,8 +17,8 @@ after(() => t?.cleanup());
 
 /** Uses of the whole API, with the types it must give and the mistakes it must reject. */
 const USES = `
-import { init, initSync, sha1dc, sha1dcMany, createHasher, hashStream, backend, type Result, type Options, type ManyOptions, type Hasher, type StreamOptions } from 'sha1dc-wasm';
-export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>) {
+import { init, initSync, sha1dc, sha1dcMany, createHasher, hashStream, backend, type Result, type Options, type ManyOptions, type Hasher, type StreamOptions, type Encoding } from 'sha1dc-wasm';
+export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>, encoding: Encoding) {
   await init();
   await init(bytes);
   initSync(bytes.buffer);
@@ -33,6 +33,7 @@ export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>)
   const twenty: Uint8Array = createHasher().digest('bytes');
   const bin: string = createHasher().digest('binary') + createHasher().digest('latin1');
   const res: Result = createHasher().digest();
+  const any: string | Uint8Array = createHasher().digest(encoding);
   const so: StreamOptions = { signal: AbortSignal.timeout(1000), gitBlob: true, size: 1 };
   const p: Promise<Result> = hashStream(stream, so, (n: number) => void n);
   const q: Promise<Result> = hashStream(stream, (n) => void n);

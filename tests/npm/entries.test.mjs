@@ -78,6 +78,26 @@ test('browser entry: init() with a WebAssembly.Module, a Response, a promise, wa
   assert.equal(out, `${ABC} simd128`);
 });
 
+test('browser entry in Node (sha1dc-wasm/file): init() with no argument, a path or a file: URL reads the .wasm', () => {
+  for (const arg of ['', "'./wasm/sha1dc_wasm_bg.wasm'", "new URL('./wasm/sha1dc_wasm_bg.wasm', import.meta.url)"]) {
+    const out = runModule(`
+      import { init, sha1dc } from './index.mjs';
+      await init(${arg});
+      console.log(sha1dc('abc').hex);
+    `);
+    assert.equal(out, ABC, arg || 'no argument');
+  }
+  // A file that is not there: the fs error, and init() can be tried again.
+  const out = runModule(`
+    import { init, sha1dc } from './index.mjs';
+    let err;
+    try { await init('./no-such.wasm'); } catch (e) { err = e.code; }
+    await init();
+    console.log(err, sha1dc('abc').hex);
+  `);
+  assert.equal(out, `ENOENT ${ABC}`);
+});
+
 test('browser entry: a failed init rejects and can be retried', () => {
   const out = runModule(`
     import { readFileSync } from 'node:fs';

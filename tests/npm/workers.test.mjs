@@ -266,6 +266,10 @@ test('hashStream on two workers: a worker that dies, a source that fails, an abo
     await assert.rejects(hashStream(slow(), { worker: () => new workerThreads.Worker(crashing, { eval: true }) }), { message: /filter worker of hashStream failed: worker on fire/ });
     // A worker that never loads: with worker: true (or a function) the promise rejects...
     await assert.rejects(hashStream(slow(), { worker: () => new workerThreads.Worker('/nonexistent/filter-worker.mjs') }), { message: /filter worker of hashStream failed/ });
+    // A worker function that returns no worker: named, with what it returned.
+    for (const [made, what] of [[null, /returned null/], [{}, /returned an? /]]) {
+      await assert.rejects(hashStream(slow(), { worker: () => made }), { name: 'TypeError', message: new RegExp(`worker function must return a Worker.*${what.source}`) });
+    }
     // A source that fails half way.
     const boom = new Error('disk on fire');
     await assert.rejects(hashStream(slow(boom), { worker: true }), (e) => e === boom);
