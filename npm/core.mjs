@@ -50,6 +50,8 @@ export function isNode() {
  */
 async function readNodeFile(input) {
   if (!isNode()) return input;
+  // A file: URL given as a string is a URL to fs, not a relative path.
+  if (typeof input === 'string' && /^file:/i.test(input)) input = new URL(input);
   const isPath = typeof input === 'string' && !/^(https?|data|blob):/i.test(input);
   if (!isPath && !(input instanceof URL && input.protocol === 'file:')) return input;
   const fs = globalThis.process.getBuiltinModule?.('node:fs/promises');

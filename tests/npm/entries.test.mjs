@@ -79,7 +79,8 @@ test('browser entry: init() with a WebAssembly.Module, a Response, a promise, wa
 });
 
 test('browser entry in Node (sha1dc-wasm/file): init() with no argument, a path or a file: URL reads the .wasm', () => {
-  for (const arg of ['', "'./wasm/sha1dc_wasm_bg.wasm'", "new URL('./wasm/sha1dc_wasm_bg.wasm', import.meta.url)"]) {
+  const url = "new URL('./wasm/sha1dc_wasm_bg.wasm', import.meta.url)";
+  for (const arg of ['', "'./wasm/sha1dc_wasm_bg.wasm'", url, `${url}.href`]) {
     const out = runModule(`
       import { init, sha1dc } from './index.mjs';
       await init(${arg});
