@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and installs the C library (capi/, with Rust 1.63 or later):
 #   LIBDIR/libsha1detectcoll.so.1.0.0 (+ .so.1, the soname, and .so),
-#   LIBDIR/libsha1detectcoll.a, LIBDIR/pkgconfig/sha1detectcoll.pc and
+#   LIBDIR/libsha1detectcoll.a (one relocatable object), LIBDIR/pkgconfig/sha1detectcoll.pc and
 #   INCLUDEDIR/sha1dc/{sha1.h,sha1dc_ext.h,ubc_check.h}; then
 #   cc prog.c $(PKG_CONFIG_PATH=LIBDIR/pkgconfig pkg-config --cflags --libs sha1detectcoll)
 #
@@ -112,11 +112,35 @@ if nm -D --undefined-only "$out/libsha1detectcoll.so" | grep rust_eh_personality
 fi
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' capi/Cargo.toml | head -n1)
 
+# The archive as one relocatable object. Cargo's staticlib holds the
+# library's object and every member of Rust's compiler_builtins, which carry
+# LLVM bitcode that binutils cannot read (nm fails on them). A partial link
+# of the library's object takes from that archive only the members it calls
+# (none on x86-64), keeps one section per function (for --gc-sections);
+# objcopy then keeps global only what the .so exports and drops the LLVM
+# sections (bitcode, and the address-significance table, whose symbol
+# indices the relink made stale). Cross builds use the target's binutils
+# (Debian's names: aarch64-linux-gnu-ld).
+tools=
+if [ -n "${CARGO_BUILD_TARGET:-}" ] && [ "$CARGO_BUILD_TARGET" != "$(rustc -vV | sed -n 's/^host: //p')" ]; then
+  tools=${CARGO_BUILD_TARGET%%-*}-linux-gnu-
+fi
+one=$(mktemp -d)
+trap 'rm -rf "$one"' EXIT
+member=$(ar t "$out/libsha1detectcoll.a" | grep '^sha1detectcoll\.')
+[ "$(echo "$member" | wc -l)" = 1 ] || { echo "install-c.sh: the staticlib's own objects: $member" >&2; exit 1; }
+(cd "$one" && ar x "$out/libsha1detectcoll.a" "$member")
+"${tools}ld" -r -o "$one/sha1detectcoll.o" "$one/$member" "$out/libsha1detectcoll.a"
+nm -D --defined-only "$out/libsha1detectcoll.so" | awk '{print $3}' >"$one/exported"
+"${tools}objcopy" --keep-global-symbols="$one/exported" --remove-section=.llvmbc \
+  --remove-section=.llvmcmd --remove-section=.llvm_addrsig "$one/sha1detectcoll.o"
+"${tools}ar" rcsD "$one/libsha1detectcoll.a" "$one/sha1detectcoll.o"
+
 say "install into $destdir$prefix"
 install -d "$lib/pkgconfig" "$inc"
 # The reference's libtool version 1:0:0: the file .so.1.0.0, the soname .so.1.
 install -m 755 "$out/libsha1detectcoll.so" "$lib/$so"
-install -m 644 "$out/libsha1detectcoll.a" "$lib/libsha1detectcoll.a"
+install -m 644 "$one/libsha1detectcoll.a" "$lib/libsha1detectcoll.a"
 case "$debug" in
   strip)
     strip --strip-unneeded "$lib/$so"

@@ -7,7 +7,8 @@
 # them linked dynamically, linked with -static, and once under
 # AddressSanitizer and UBSan; checks the headers as C90 and C++ (the C++
 # program linked with -static too), the exported symbols (the reference's
-# and the documented extensions), the soname, what the .so takes from libc
+# and the documented extensions), the archive (one object binutils reads,
+# no LLVM bitcode, the same globals), the soname, what the .so takes from libc
 # (nothing newer than GLIBC_2.14, no unwinder); then --uninstall leaves
 # nothing; then the same programs built for aarch64 and big-endian s390x,
 # run under QEMU (scripts/setup.sh cross installs what that needs).  Also
@@ -95,6 +96,23 @@ if nm -D "$so" | grep -E '_Unwind_|personality' || readelf -S "$so" | grep gcc_e
   exit 1
 fi
 echo "$(echo "$exported" | wc -w) symbols, soname libsha1detectcoll.so.1, needs libc.so.6 up to $newest"
+
+say "the archive: one object that binutils reads, no LLVM bitcode, the same globals"
+archive=$libdir/libsha1detectcoll.a
+members=$(ar t "$archive" | xargs)
+[ "$members" = sha1detectcoll.o ] || { echo "the archive's members: $members" >&2; exit 1; }
+# binutils' nm: it fails on an object with LLVM bitcode it cannot read.
+globals=$(nm --defined-only --extern-only "$archive" | awk 'NF == 3 {print $3}' | sort | xargs)
+[ "$globals" = "$expected" ] || { echo "the archive's globals: $globals" >&2; exit 1; }
+undefined=$(nm --undefined-only "$archive" | awk 'NF == 2 {print $2}' | sort | xargs)
+[ "$undefined" = "abort memcpy memset" ] || { echo "the archive needs: $undefined" >&2; exit 1; }
+if readelf -SW "$archive" | grep -E '\.llvm(bc|cmd)' >/dev/null; then
+  echo "the archive carries LLVM bitcode" >&2
+  exit 1
+fi
+objdump -d "$archive" >"$work/archive.s"
+grep '<SHA1DCUpdate>:' "$work/archive.s" >/dev/null || { echo "objdump does not read the archive" >&2; exit 1; }
+echo "ok: $members; $(echo "$globals" | wc -w) globals; needs $undefined"
 
 say "the headers as C90 (-pedantic -Werror) and C++, the C++ program also with -static"
 # shellcheck disable=SC2086 # the flags are lists
