@@ -72,21 +72,23 @@ impl Context {
     ///
     /// # Safety
     /// `ctx` is NULL or points to a writable `SHA1_CTX`.
-    pub(crate) unsafe fn init(ctx: *mut Sha1Ctx, mut hasher: Hasher) {
+    pub(crate) unsafe fn init(ctx: *mut Sha1Ctx, hasher: Hasher) {
         if ctx.is_null() {
             return;
         }
-        // C reads only the digest: after a collision the safe hash's chain
-        // alone goes on.
-        raw::drop_plain_sha1(&mut hasher);
-        let context = Context {
-            tag: TAG,
-            callback: None,
-            reported_until: 0,
-            hasher,
-        };
+        let context = ctx.cast::<Context>();
         // SAFETY: writable by the contract; the old contents are not read.
-        unsafe { ptr::write(ctx.cast::<Context>(), context) };
+        // Field by field, so that the hasher is written in place.
+        unsafe {
+            ptr::addr_of_mut!((*context).tag).write(TAG);
+            ptr::addr_of_mut!((*context).callback).write(None);
+            ptr::addr_of_mut!((*context).reported_until).write(0);
+            let at = ptr::addr_of_mut!((*context).hasher);
+            at.write(hasher);
+            // C reads only the digest: after a collision the safe hash's
+            // chain alone goes on.
+            raw::drop_plain_sha1(&mut *at);
+        }
     }
 
     /// [`init`](Context::init) with the defaults, for a context used
