@@ -12,7 +12,10 @@
 //! machine); ratios against the C ABI.
 //!   cargo bench -p sha1dc-wasm-capi-bench --bench per_call [-- ROUNDS]
 //! It builds the C library first (`cargo build --release` in capi/, its own
-//! workspace), or takes the one that SHA1DC_CAPI_LIB names.
+//! workspace), or takes the one that SHA1DC_CAPI_LIB names. With
+//! SHA1DC_CAPI_BASELINE naming another build of it (a copy of an earlier
+//! libsha1detectcoll.so), that one's Init+Update+Final runs as well,
+//! interleaved: before and after a change in the same rounds.
 
 use std::ffi::CString;
 use std::hint::black_box;
@@ -212,7 +215,18 @@ fn main() {
         std::mem::size_of::<sha1dc_wasm::Hasher>()
     );
     println!("ratio: speed against the C ABI's Init+Update+Final (>1: faster)");
-    let all = contenders(lib);
+    let mut all = contenders(lib);
+    if let Some(baseline) = std::env::var_os("SHA1DC_CAPI_BASELINE") {
+        let path = PathBuf::from(baseline);
+        println!("baseline C library: {}", path.display());
+        all.insert(
+            1,
+            Contender {
+                name: "C ABI, baseline library",
+                run: c_abi(load(&path), false, None),
+            },
+        );
+    }
     for len in [64usize, 300, 1024] {
         let msg: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8).collect();
         let ns = measure(&all, &msg, rounds);
