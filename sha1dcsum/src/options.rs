@@ -165,6 +165,11 @@ impl Opt {
     }
 }
 
+/// What `--generate` is in the commands other than sha1dcsum.
+const GENERATE_ELSEWHERE: &str = "sha1dcsum's man page and shell completions (WHAT: man, \
+     complete-bash, complete-zsh or complete-fish) are not in this command: `sha1dcsum \
+     --generate WHAT` from the Rust crate prints them";
+
 /// Every option, in the order `--help` lists them.
 pub const OPTIONS: &[Opt] = &[
     Opt {
@@ -344,12 +349,8 @@ pub const OPTIONS: &[Opt] = &[
         help: "print the man page or a shell's completions (WHAT: man, \
                complete-bash, complete-zsh or complete-fish) and exit; \
                both are made from the same text as this help",
-        node_help: Some(
-            "sha1dcsum's man page and shell completions (WHAT: man, complete-bash, complete-zsh or complete-fish) are not in this command: `sha1dcsum --generate WHAT` from the Rust crate prints them",
-        ),
-        python_help: Some(
-            "sha1dcsum's man page and shell completions (WHAT: man, complete-bash, complete-zsh or complete-fish) are not in this command: `sha1dcsum --generate WHAT` from the Rust crate prints them",
-        ),
+        node_help: Some(GENERATE_ELSEWHERE),
+        python_help: Some(GENERATE_ELSEWHERE),
         section: Section::Hashing,
         action: Action::Take(Value {
             name: "WHAT",
