@@ -92,15 +92,6 @@ async function checkAll(cmd, lists) {
 }
 
 async function run(cmd, args) {
-  if (cmd.listBackends()) {
-    out.print(`${backend()}\n`);
-    return EXIT.ok;
-  }
-  const generate = cmd.generate();
-  if (generate !== undefined) {
-    out.warn(`--generate is sha1dcsum's, from the Rust crate (sha1dcsum --generate ${generate}); this command has no man page or completions of its own`);
-    return EXIT.usage;
-  }
   const bad = badBackend(cmd);
   if (bad !== null) {
     out.warn(bad);
@@ -113,22 +104,14 @@ async function run(cmd, args) {
 
 async function main() {
   const args = rawArgs();
-  const cmd = new cli.RawCommandLine(Buffer.concat(args), Uint32Array.from(args, (a) => a.length));
-  switch (cmd.action()) {
-    case 'help':
-      out.print(cli.RawCommandLine.helpText());
-      return EXIT.ok;
-    case 'version': {
-      const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-      out.print(`${PROGRAM} ${version}\n`);
-      return EXIT.ok;
-    }
-    case 'usage':
-      out.stderr(cmd.usage());
-      return EXIT.usage;
-    default:
-      return run(cmd, args);
-  }
+  const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+  const cmd = new cli.RawCommandLine(Buffer.concat(args), Uint32Array.from(args, (a) => a.length), version, backend());
+  // --help, --version, --backends, bad usage: sha1dcsum's start says what to print.
+  const status = cmd.ends();
+  if (status === undefined) return run(cmd, args);
+  if (status === EXIT.ok) out.print(cmd.text());
+  else out.stderr(cmd.text());
+  return status;
 }
 
 try {

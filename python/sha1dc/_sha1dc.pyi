@@ -1,7 +1,7 @@
 """Type stubs of the extension module (python/src/*.rs)."""
 
-from collections.abc import Iterable, Iterator
-from typing import Generic, Literal, TypedDict, TypeVar, final, overload
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar, final, overload
 
 from types import GenericAlias
 
@@ -14,6 +14,7 @@ __all__ = [
     "ObjectOutcome",
     "Outcome",
     "Outcomes",
+    "_CommandLine",
     "__version__",
     "available_backends",
     "hash",
@@ -161,3 +162,34 @@ def hash_objects(
     **options: Unpack[_Options],
 ) -> Outcomes[ObjectOutcome]: ...
 def available_backends() -> list[str]: ...
+
+@final
+class _CommandLine:
+    """python -m sha1dc's command line, lines and --check: sha1dcsum's library."""
+
+    PROGRAM: ClassVar[str]
+    USAGE: ClassVar[int]
+    BROKEN_PIPE: ClassVar[int]
+    def __new__(cls, args: list[bytes]) -> _CommandLine: ...
+    @property
+    def ends(self) -> int | None: ...
+    @property
+    def text(self) -> str | None: ...
+    @property
+    def files(self) -> list[int]: ...
+    @property
+    def check(self) -> bool: ...
+    @property
+    def git_blob(self) -> bool: ...
+    def hash_options(self) -> dict[str, Any]: ...
+    def result(self, name: bytes, got: Outcome | BaseException) -> bytes | str: ...
+    def check_list(
+        self,
+        list: bytes,
+        got: bytes | BaseException,
+        exists: Callable[[bytes], bool],
+        hash_input: Callable[[bytes], Outcome | BaseException],
+        say: Callable[[str | bytes], None],
+    ) -> tuple[bool, bool]: ...
+    @staticmethod
+    def status(failed: bool, collided: bool) -> int: ...

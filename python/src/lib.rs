@@ -5,6 +5,7 @@
 
 mod batch;
 mod bytes;
+mod command;
 mod oneshot;
 mod options;
 mod outcome;
@@ -29,6 +30,7 @@ fn _sha1dc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<outcome::PyObjectOutcome>()?;
     m.add_class::<outcome::PyCollision>()?;
     m.add_class::<batch::PyOutcomes>()?;
+    m.add_class::<command::PyCommandLine>()?;
     m.add_function(wrap_pyfunction!(stream::sha1, m)?)?;
     m.add_function(wrap_pyfunction!(stream::object_hasher, m)?)?;
     m.add_function(wrap_pyfunction!(oneshot::hash, m)?)?;

@@ -7,12 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use sha1dc_wasm::git::{ObjectKind, ObjectOutcome};
-use sha1dc_wasm::{Collision, Digest, Outcome};
-
-/// The hex of a digest, as `hexdigest()` gives it.
-fn hex(d: Digest) -> String {
-    d.to_string()
-}
+use sha1dc_wasm::{Collision, Outcome};
 
 /// What hashing a message found: `digest()` is the output (the safe hash
 /// when a collision was detected and safe hashing is on, else the SHA-1),
@@ -26,23 +21,23 @@ pub struct PyOutcome(pub Outcome);
 impl PyOutcome {
     /// The 20-byte output: the safe hash for a flagged message (unless
     /// safe_hash=False), otherwise the SHA-1.
-    fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    pub fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.digest().as_bytes())
     }
 
     /// digest() as 40 lower-case hex digits.
-    fn hexdigest(&self) -> String {
-        hex(self.0.digest())
+    pub fn hexdigest(&self) -> String {
+        self.0.digest().to_string()
     }
 
     /// The plain SHA-1 (20 bytes), whatever was detected.
-    fn sha1_digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    pub fn sha1_digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.sha1().as_bytes())
     }
 
     /// sha1_digest() as 40 lower-case hex digits.
-    fn sha1_hexdigest(&self) -> String {
-        hex(self.0.sha1())
+    pub fn sha1_hexdigest(&self) -> String {
+        self.0.sha1().to_string()
     }
 
     /// The first block detected as half of a collision, or None.
@@ -72,6 +67,11 @@ fn collision_repr(c: Option<Collision>) -> String {
 pub struct PyObjectOutcome(ObjectOutcome, ObjectKind);
 
 impl PyObjectOutcome {
+    /// Where the first flagged block starts in the content, if one was.
+    pub fn content_offset(&self) -> Option<u64> {
+        self.0.collision_offset()
+    }
+
     /// The Python object for `outcome`, an object of `kind`.
     pub fn create(py: Python<'_>, outcome: ObjectOutcome, kind: ObjectKind) -> PyResult<Py<Self>> {
         let init = PyClassInitializer::from(PyOutcome(*outcome.outcome()))
@@ -98,7 +98,7 @@ impl PyObjectOutcome {
     /// starts in the header), or None when nothing was flagged.
     #[getter]
     fn collision_offset(&self) -> Option<u64> {
-        self.0.collision_offset()
+        self.content_offset()
     }
 
     fn __repr__(&self) -> String {

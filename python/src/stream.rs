@@ -21,23 +21,22 @@ trait Stream: Clone + Send {
     fn update_parallel(&mut self, data: &[u8]);
 }
 
-impl Stream for Hasher {
-    fn update(&mut self, data: &[u8]) {
-        Hasher::update(self, data);
-    }
-    fn update_parallel(&mut self, data: &[u8]) {
-        Hasher::update_parallel(self, data);
-    }
+/// [`Stream`] for each of the library's streaming hashers, whose methods
+/// of the same names it calls.
+macro_rules! impl_stream {
+    ($($hasher:ty),*) => {$(
+        impl Stream for $hasher {
+            fn update(&mut self, data: &[u8]) {
+                <$hasher>::update(self, data);
+            }
+            fn update_parallel(&mut self, data: &[u8]) {
+                <$hasher>::update_parallel(self, data);
+            }
+        }
+    )*};
 }
 
-impl Stream for ObjectHasher {
-    fn update(&mut self, data: &[u8]) {
-        ObjectHasher::update(self, data);
-    }
-    fn update_parallel(&mut self, data: &[u8]) {
-        ObjectHasher::update_parallel(self, data);
-    }
-}
+impl_stream!(Hasher, ObjectHasher);
 
 /// A stream behind a lock. The lock is never waited for with the GIL held
 /// (a thread hashing without the GIL may hold it), and the library never
@@ -130,24 +129,22 @@ impl PyHasher {
     /// The 20-byte output of the message so far: its SHA-1, or the safe hash
     /// when a collision was detected (unless safe_hash=False).
     fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let digest = self.0.snapshot(py).finalize().digest();
-        PyBytes::new(py, digest.as_bytes())
+        self.outcome(py).digest(py)
     }
 
     /// digest() as 40 lower-case hex digits.
     fn hexdigest(&self, py: Python<'_>) -> String {
-        self.0.snapshot(py).finalize().digest().to_string()
+        self.outcome(py).hexdigest()
     }
 
     /// The plain SHA-1 (20 bytes) of the message so far, whatever was detected.
     fn sha1_digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let sha1 = self.0.snapshot(py).finalize().sha1();
-        PyBytes::new(py, sha1.as_bytes())
+        self.outcome(py).sha1_digest(py)
     }
 
     /// sha1_digest() as 40 lower-case hex digits.
     fn sha1_hexdigest(&self, py: Python<'_>) -> String {
-        self.0.snapshot(py).finalize().sha1().to_string()
+        self.outcome(py).sha1_hexdigest()
     }
 
     /// The first block of the message so far detected as half of a

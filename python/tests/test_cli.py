@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import sha1dc
 from conftest import ROOT, unavailable
 
 COLLISIONS = ["shattered-1.pdf", "shattered-2.prefix320.bin", "sha-mbles-1.bin"]
@@ -87,6 +88,26 @@ def test_statuses(work: Path) -> None:
     assert same(work, ["-"], stdin=(work / "sha-mbles-1.bin").read_bytes())[1] == 3
     assert same(work, [], stdin=b"abc")[1] == 0
     assert same(work, ["--git-blob", "-"], stdin=b"hello\n")[0].startswith(b"ce01362")
+
+
+def test_the_options_are_sha1dcsums(work: Path) -> None:
+    """sha1dcsum's parser and messages (its library, through the extension
+    module): abbreviations, bundles, -j, --backends, GNU's words for bad
+    usage; sha1dcsum's -r and --generate are refused (bad usage)."""
+    assert same(work, ["--no-s", "--ta", "-j1", *COLLISIONS])[1] == 3
+    assert same(work, ["-bz", "-j", "2", "--", *CLEAN])[1] == 0
+    for bad in (["--s"], ["-x"], ["--json=1"], ["-c", "--tag"], ["--quiet"], ["-j", "0"]):
+        ref = run([sha1dcsum(), *bad], work)
+        ours = run([sys.executable, "-m", "sha1dc", *bad], work)
+        assert ours[2] == ref[2] == 2 and ours[0] == ref[0] == b"", bad
+        assert ours[1].replace(b"sha1dc", b"sha1dcsum") == ref[1], bad
+    out, err, status = run([sys.executable, "-m", "sha1dc", "--backends"], work)
+    assert (out.decode().split(), err, status) == (sha1dc.available_backends(), b"", 0)
+    for refused, option in ((["-r", "sub"], b"--recursive"), (["--generate", "man"], b"--generate")):
+        out, err, status = run([sys.executable, "-m", "sha1dc", *refused], work)
+        assert (out, status) == (b"", 2) and err.startswith(b"sha1dc: " + option), err
+    out, _, status = run([sys.executable, "-m", "sha1dc", "-h"], work)
+    assert status == 0 and out.startswith(b"Usage: sha1dc [OPTIONS] [FILE|-]...\n")
 
 
 def test_checking(work: Path) -> None:

@@ -13,6 +13,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use sha1dc_wasm::Outcome;
+
 use crate::lines::{self, Line};
 use crate::options::Options;
 
@@ -31,10 +33,10 @@ pub enum Found<'a> {
     Hashed {
         /// The printed hash (the safe hash of a flagged file, unless
         /// `--no-safe-hash`): what the list's checksum is compared with.
-        output: &'a [u8; 20],
+        output: [u8; 20],
         /// The file's SHA-1, which a list written by a tool without
         /// detection records for a flagged file.
-        sha1: &'a [u8; 20],
+        sha1: [u8; 20],
         collision: bool,
     },
     Failed {
@@ -43,6 +45,17 @@ pub enum Found<'a> {
         /// The file does not exist (what `--ignore-missing` passes over).
         missing: bool,
     },
+}
+
+impl Found<'_> {
+    /// A file that hashed to `outcome`.
+    pub fn hashed(outcome: &Outcome) -> Found<'static> {
+        Found::Hashed {
+            output: outcome.digest().to_bytes(),
+            sha1: outcome.sha1().to_bytes(),
+            collision: outcome.collision().is_some(),
+        }
+    }
 }
 
 /// What the check says: a message for standard error (the command puts its
@@ -111,6 +124,8 @@ struct Checking {
     quiet: bool,
     strict: bool,
     ignore_missing: bool,
+    /// `-z`: the list's lines end with NUL.
+    zero: bool,
 }
 
 /// The check of one list: fed its lines ([`line`](Self::line)), then the
@@ -161,6 +176,7 @@ impl ListCheck {
                 quiet: options.quiet,
                 strict: options.strict,
                 ignore_missing: options.ignore_missing,
+                zero: options.zero,
             },
             list,
             title,
@@ -172,10 +188,10 @@ impl ListCheck {
         }
     }
 
-    /// What is said of a list that cannot be opened or read (`reason`, in
-    /// the command's words); the check has failed.
-    pub fn unreadable(list: &[u8], reason: &str) -> Said {
-        Said::Error(format!("{}: {reason}", String::from_utf8_lossy(list)))
+    /// The message for standard error of a list that cannot be opened or
+    /// read (`reason`, in the command's words); the check has failed.
+    pub fn unreadable(list: &[u8], reason: &str) -> String {
+        format!("{}: {reason}", String::from_utf8_lossy(list))
     }
 
     /// Reads the list's next line (its terminator removed). `exists` says
@@ -219,6 +235,20 @@ impl ListCheck {
         }
     }
 
+    /// Reads a list read whole: each line ([`line`](Self::line)), split at
+    /// the terminator (NUL with `-z`, else newline), which the last line may
+    /// lack.
+    pub fn lines(&mut self, list: &[u8], exists: impl Fn(&[u8]) -> bool) {
+        let end = if self.checking.zero { 0 } else { b'\n' };
+        if list.is_empty() {
+            return;
+        }
+        let list = list.strip_suffix(&[end]).unwrap_or(list);
+        for line in list.split(|&b| b == end) {
+            self.line(line, &exists);
+        }
+    }
+
     /// The files the lines read so far name, in order: each gets its
     /// [`found`](Self::found).
     pub fn listed(&self) -> &[Listed] {
@@ -239,12 +269,12 @@ impl ListCheck {
                 digest,
             ) => Some(Verdict::Collision {
                 // A line without a checksum read here is reported apart.
-                matched: digest.map_or(true, |d| d == *output || d == *sha1),
+                matched: digest.map_or(true, |d| d == output || d == sha1),
             }),
             (_, None) => None,
             (Found::Failed { missing: true, .. }, _) if self.checking.ignore_missing => None,
             (Found::Failed { .. }, _) => Some(Verdict::Unreadable),
-            (Found::Hashed { output, .. }, Some(digest)) if *output == digest => Some(Verdict::Ok),
+            (Found::Hashed { output, .. }, Some(digest)) if output == digest => Some(Verdict::Ok),
             (Found::Hashed { .. }, _) => Some(Verdict::Failed),
         }
     }
@@ -349,12 +379,45 @@ mod tests {
         lines::parse_hex(H.as_bytes()).unwrap()
     }
 
+    fn hashed(output: [u8; 20], sha1: [u8; 20], collision: bool) -> Found<'static> {
+        Found::Hashed {
+            output,
+            sha1,
+            collision,
+        }
+    }
+
     fn said(check: &mut ListCheck) -> Vec<Said> {
         check.said().collect()
     }
 
     fn error(text: &str) -> Said {
         Said::Error(text.into())
+    }
+
+    /// A list read whole is split at its terminator, which the last line
+    /// may lack.
+    #[test]
+    fn lists_read_whole_are_split_at_their_terminator() {
+        let lists = [
+            (false, format!("{H}  a\n\n{H}  b")),
+            (true, format!("{H}  a\nb\0{H}  c\0")),
+        ];
+        for (zero, list) in lists {
+            let options = Options {
+                check: true,
+                warn: true,
+                zero,
+                ..Options::default()
+            };
+            let mut check = ListCheck::new(&options, b"L");
+            check.lines(list.as_bytes(), |_| true);
+            check.lines(b"", |_| true);
+            let names: Vec<&[u8]> = check.listed().iter().map(|l| &l.name[..]).collect();
+            let want: [&[u8]; 2] = if zero { [b"a\nb", b"c"] } else { [b"a", b"b"] };
+            assert_eq!(names, want);
+            assert_eq!(said(&mut check), []);
+        }
     }
 
     #[test]
@@ -400,31 +463,11 @@ mod tests {
         );
         let (abc, other) = (abc(), [0; 20]);
         let found = [
-            Found::Hashed {
-                output: &abc,
-                sha1: &abc,
-                collision: false,
-            },
-            Found::Hashed {
-                output: &other,
-                sha1: &other,
-                collision: false,
-            },
-            Found::Hashed {
-                output: &abc,
-                sha1: &abc,
-                collision: false,
-            },
-            Found::Hashed {
-                output: &other,
-                sha1: &abc,
-                collision: true,
-            },
-            Found::Hashed {
-                output: &abc,
-                sha1: &abc,
-                collision: false,
-            },
+            hashed(abc, abc, false),
+            hashed(other, other, false),
+            hashed(abc, abc, false),
+            hashed(other, abc, true),
+            hashed(abc, abc, false),
             Found::Failed {
                 reason: "No such file or directory",
                 missing: true,
@@ -464,11 +507,7 @@ mod tests {
             check.line(line.as_bytes(), |_| true);
         }
         for i in 0..2 {
-            let flagged = Found::Hashed {
-                output: &safe,
-                sha1: &abc,
-                collision: true,
-            };
+            let flagged = hashed(safe, abc, true);
             check.found(i, flagged);
         }
         assert_eq!(check.finish(), (true, true));
@@ -485,11 +524,7 @@ mod tests {
         // Its output recorded, or its SHA-1: a collision only.
         let mut check = ListCheck::new(&options, b"SUMS");
         check.line(format!("{H}  sha1").as_bytes(), |_| true);
-        let flagged = Found::Hashed {
-            output: &safe,
-            sha1: &abc,
-            collision: true,
-        };
+        let flagged = hashed(safe, abc, true);
         check.found(0, flagged);
         assert_eq!(check.finish(), (false, true));
     }
@@ -501,14 +536,7 @@ mod tests {
         let mut check = ListCheck::new(&options, b"-");
         check.line(b"SHA1 (t) = ?", |_| true);
         check.line(b"junk", |_| true);
-        check.found(
-            0,
-            Found::Hashed {
-                output: &abc,
-                sha1: &abc,
-                collision: true,
-            },
-        );
+        check.found(0, hashed(abc, abc, true));
         assert_eq!(check.finish(), (true, true));
         let said = said(&mut check);
         assert_eq!(said[1], Said::Out(b"t: COLLISION\n".to_vec()));
@@ -529,11 +557,7 @@ mod tests {
             (result, said(&mut check))
         };
         let abc = abc();
-        let ok = Found::Hashed {
-            output: &abc,
-            sha1: &abc,
-            collision: false,
-        };
+        let ok = hashed(abc, abc, false);
         let missing = Found::Failed {
             reason: "No such file or directory",
             missing: true,

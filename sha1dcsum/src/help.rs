@@ -19,12 +19,18 @@ pub enum Program {
     /// `npx sha1dc-wasm`, the npm package's: the same command, on
     /// WebAssembly under Node.
     Node,
+    /// `python -m sha1dc`, the Python package's: the same command on the
+    /// package's hashers.
+    Python,
 }
 
 const SUMMARY: &str = "Print or check SHA-1 checksums, with collision detection (Stevens-Shumow).";
 
 const NODE_SUMMARY: &str = "Print or check SHA-1 checksums, with collision detection \
      (Stevens-Shumow): sha1dcsum, the command of the Rust crate, in WebAssembly under Node.";
+
+const PYTHON_SUMMARY: &str = "Print or check SHA-1 checksums, with collision detection \
+     (Stevens-Shumow): sha1dcsum, the command of the Rust crate, on the Python package sha1dc.";
 
 /// Paragraphs after the summary.
 const DESCRIPTION: &str = "With no FILE, or when FILE is -, read standard input (printed as -). \
@@ -43,6 +49,12 @@ const NODE_DESCRIPTION: &str = "The options, output bytes, messages and exit sta
      where there is one (Linux), but not through npx (npm's own Node decodes it first: run \
      node_modules/.bin/sha1dc-wasm) nor on macOS or Windows (names read from a list with \
      --check always work).";
+
+/// What `python -m sha1dc` says of itself, after [`DESCRIPTION`].
+const PYTHON_DESCRIPTION: &str = "The options, output bytes, messages and exit statuses are those \
+     of sha1dcsum, but for --recursive and --generate (sha1dcsum's alone) and the backend, which \
+     $SHA1DC_BACKEND does not choose; it hashes one input at a time (a large one on two threads, \
+     as sha1dcsum does: -j 1 keeps it on one).";
 
 /// Paragraphs after the options.
 const NOTES: &[&str] = &[
@@ -88,8 +100,12 @@ const EXIT_STATUS: &[(u8, &str)] = &[
     ),
 ];
 
+/// Bad usage for the npm package's command and Python's, which refuse
+/// options of sha1dcsum's alone.
 const NODE_USAGE_STATUS: &str =
     "bad usage (unknown option; missing or unknown backend; --generate)";
+const PYTHON_USAGE_STATUS: &str =
+    "bad usage (unknown option; missing or unknown backend; -r, --generate)";
 
 impl Program {
     /// Its name, which its messages start with.
@@ -97,6 +113,7 @@ impl Program {
         match self {
             Program::Native => "sha1dcsum",
             Program::Node => "sha1dc-wasm",
+            Program::Python => "sha1dc",
         }
     }
 
@@ -110,6 +127,7 @@ impl Program {
         match self {
             Program::Native => SUMMARY,
             Program::Node => NODE_SUMMARY,
+            Program::Python => PYTHON_SUMMARY,
         }
     }
 
@@ -118,6 +136,7 @@ impl Program {
         match self {
             Program::Native => &[DESCRIPTION],
             Program::Node => &[DESCRIPTION, NODE_DESCRIPTION],
+            Program::Python => &[DESCRIPTION, PYTHON_DESCRIPTION],
         }
     }
 
@@ -128,22 +147,26 @@ impl Program {
 
     /// Each exit status and what it means.
     pub fn exit_statuses(self) -> Vec<(u8, &'static str)> {
-        let node = |(code, text): (u8, &'static str)| match code {
-            exit::USAGE => (code, NODE_USAGE_STATUS),
+        let usage = match self {
+            Program::Native => return EXIT_STATUS.to_vec(),
+            Program::Node => NODE_USAGE_STATUS,
+            Program::Python => PYTHON_USAGE_STATUS,
+        };
+        let own = |(code, text): (u8, &'static str)| match code {
+            exit::USAGE => (code, usage),
             _ => (code, text),
         };
-        match self {
-            Program::Native => EXIT_STATUS.to_vec(),
-            Program::Node => EXIT_STATUS.iter().copied().map(node).collect(),
-        }
+        EXIT_STATUS.iter().copied().map(own).collect()
     }
 
     /// What `opt` does in this command.
     pub fn option_help(self, opt: &Opt) -> &'static str {
-        match (self, opt.node_help) {
-            (Program::Node, Some(help)) => help,
-            _ => opt.help,
-        }
+        let own = match self {
+            Program::Native => None,
+            Program::Node => opt.node_help,
+            Program::Python => opt.python_help,
+        };
+        own.unwrap_or(opt.help)
     }
 }
 
@@ -267,7 +290,7 @@ mod tests {
 
     #[test]
     fn help_fits_80_columns() {
-        for program in [Program::Native, Program::Node] {
+        for program in [Program::Native, Program::Node, Program::Python] {
             for line in help_text(program).lines() {
                 assert!(line.chars().count() <= WIDTH, "{line:?}");
                 assert_eq!(line.trim_end(), line, "trailing blank: {line:?}");
@@ -275,21 +298,12 @@ mod tests {
         }
     }
 
-    /// Node's command says where it differs, and lists the same options.
+    /// Node's and Python's commands say where they differ, and list the
+    /// same options.
     #[test]
-    fn node_help_says_where_it_differs() {
-        let node = help_text(Program::Node);
-        assert!(node.starts_with("Usage: sha1dc-wasm [OPTIONS] [FILE|-]...\n"));
-        for says in [
-            "one input at a time",
-            "not UTF-8",
-            "--generate WHAT",
-            "simd128",
-        ] {
-            assert!(node.contains(says), "{says}");
-        }
+    fn node_and_python_help_say_where_they_differ() {
         let native = help_text(Program::Native);
-        assert!(!native.contains("Node"));
+        assert!(!native.contains("Node") && !native.contains("Python"));
         let names = |text: &str| -> Vec<String> {
             text.lines()
                 .filter(|l| l.starts_with("  -") || l.starts_with("      --"))
@@ -297,7 +311,35 @@ mod tests {
                 .map(str::to_owned)
                 .collect()
         };
-        assert_eq!(names(&node), names(&native));
         assert_eq!(names(&native).len(), OPTIONS.len());
+        let says: [(Program, &[&str]); 2] = [
+            (
+                Program::Node,
+                &[
+                    "one input at a time",
+                    "not UTF-8",
+                    "--generate WHAT",
+                    "simd128",
+                ],
+            ),
+            (
+                Program::Python,
+                &[
+                    "one input at a time",
+                    "sha1dcsum -r",
+                    "--generate WHAT",
+                    "Python",
+                ],
+            ),
+        ];
+        for (program, says) in says {
+            let text = help_text(program);
+            let usage = format!("Usage: {} [OPTIONS] [FILE|-]...\n", program.name());
+            assert!(text.starts_with(&usage), "{program:?}");
+            for said in says {
+                assert!(text.contains(said), "{program:?}: {said}");
+            }
+            assert_eq!(names(&text), names(&native), "{program:?}");
+        }
     }
 }

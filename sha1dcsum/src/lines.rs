@@ -24,6 +24,8 @@
 
 use alloc::vec::Vec;
 
+use sha1dc_wasm::Digest;
+
 /// How a line was (or is to be) written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
@@ -112,14 +114,9 @@ pub fn shown(name: &[u8]) -> Vec<u8> {
     out
 }
 
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
 /// The 40 lowercase hex digits of `digest`.
 pub fn push_hex(out: &mut Vec<u8>, digest: &[u8; 20]) {
-    for b in digest {
-        out.push(HEX[usize::from(b >> 4)]);
-        out.push(HEX[usize::from(b & 15)]);
-    }
+    out.extend_from_slice(&Digest::from(*digest).to_hex());
 }
 
 /// Appends one line, terminator included: `zero` ends it with NUL and
@@ -169,22 +166,11 @@ pub fn write_line(
     out.push(if zero { 0 } else { b'\n' });
 }
 
-/// 40 hex digits (either case) as the 20 bytes they spell.
+/// 40 hex digits (either case) as the 20 bytes they spell: the library's
+/// parser ([`Digest`]'s `FromStr`), for the bytes of a line.
 pub fn parse_hex(hex: &[u8]) -> Option<[u8; 20]> {
-    if hex.len() != 40 {
-        return None;
-    }
-    let nibble = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    };
-    let mut out = [0u8; 20];
-    for (i, b) in out.iter_mut().enumerate() {
-        *b = (nibble(hex[2 * i])? << 4) | nibble(hex[2 * i + 1])?;
-    }
-    Some(out)
+    let digest: Digest = core::str::from_utf8(hex).ok()?.parse().ok()?;
+    Some(digest.to_bytes())
 }
 
 /// What one line of a checksum list is.

@@ -149,6 +149,8 @@ pub struct Opt {
     /// The npm package's command's own text, where it differs
     /// ([`crate::help::Program::Node`]).
     pub node_help: Option<&'static str>,
+    /// And `python -m sha1dc`'s ([`crate::help::Program::Python`]).
+    pub python_help: Option<&'static str>,
     pub section: Section,
     pub action: Action,
 }
@@ -163,6 +165,11 @@ impl Opt {
     }
 }
 
+/// What `--generate` is in the commands other than sha1dcsum.
+const GENERATE_ELSEWHERE: &str = "sha1dcsum's man page and shell completions (WHAT: man, \
+     complete-bash, complete-zsh or complete-fish) are not in this command: `sha1dcsum \
+     --generate WHAT` from the Rust crate prints them";
+
 /// Every option, in the order `--help` lists them.
 pub const OPTIONS: &[Opt] = &[
     Opt {
@@ -171,6 +178,7 @@ pub const OPTIONS: &[Opt] = &[
         help: "print ` *` before the name (the input is read the same), \
                except before a name starting with `coll* ` (see below)",
         node_help: None,
+        python_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.binary = Some(true)),
     },
@@ -179,6 +187,7 @@ pub const OPTIONS: &[Opt] = &[
         short: Some(b't'),
         help: "print two spaces before the name (the default)",
         node_help: None,
+        python_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.binary = Some(false)),
     },
@@ -188,6 +197,7 @@ pub const OPTIONS: &[Opt] = &[
         help: "print BSD-style lines: SHA1 (<name>) = <hex> \
                (flagged: SHA1 (<name>) = <hex> *coll*)",
         node_help: None,
+        python_help: None,
         section: Section::Hashing,
         // As GNU: --tag implies -b, so `-t --tag` is tag lines, `--tag -t` an error.
         action: Action::Set(|o| (o.tag, o.binary) = (true, Some(true))),
@@ -198,6 +208,7 @@ pub const OPTIONS: &[Opt] = &[
         help: "end each line with NUL, not newline, and do not escape names; \
                with --check, read NUL-terminated lines",
         node_help: None,
+        python_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.zero = true),
     },
@@ -209,6 +220,9 @@ pub const OPTIONS: &[Opt] = &[
                second thread once a thread of the N is free (-j 1: never)",
         node_help: Some(
             "accepted as sha1dcsum takes it (a whole number, 1 or more); this command hashes one input at a time, a file of 16 MiB or more with the filter half of collision detection on a second thread, unless N is 1",
+        ),
+        python_help: Some(
+            "accepted as sha1dcsum takes it (a whole number, 1 or more); this command hashes one input at a time, a large one with the filter half of collision detection on a second thread, unless N is 1",
         ),
         section: Section::Hashing,
         action: Action::Take(Value {
@@ -231,6 +245,9 @@ pub const OPTIONS: &[Opt] = &[
                directory that cannot be listed is an input that cannot \
                be read",
         node_help: None,
+        python_help: Some(
+            "sha1dcsum's alone: this command hashes the files it is given (`sha1dcsum -r` from the Rust crate walks directories)",
+        ),
         section: Section::Hashing,
         action: Action::Set(|o| o.recursive = true),
     },
@@ -239,6 +256,7 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         help: "also detect reduced-round collisions",
         node_help: None,
+        python_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.reduced_round = true),
     },
@@ -247,6 +265,7 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         help: "print the plain SHA-1 even when a collision is detected",
         node_help: None,
+        python_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.no_safe_hash = true),
     },
@@ -258,6 +277,7 @@ pub const OPTIONS: &[Opt] = &[
                (and any input that is not a regular file) is read whole \
                into memory first, since its length must come first",
         node_help: None,
+        python_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.git_blob = true),
     },
@@ -273,6 +293,7 @@ pub const OPTIONS: &[Opt] = &[
                a name that is not UTF-8 is in file with U+FFFD \
                replacements and, exactly, in file_bytes (hex)",
         node_help: None,
+        python_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.json = true),
     },
@@ -284,6 +305,7 @@ pub const OPTIONS: &[Opt] = &[
         node_help: Some(
             "use the named backend (see --backends) (default: $SHA1DC_BACKEND if set, else simd128)",
         ),
+        python_help: Some("use the named backend (see --backends) (default: the fastest)"),
         section: Section::Hashing,
         action: Action::Take(Value {
             name: "NAME",
@@ -299,6 +321,7 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         help: "list the backends this CPU can run, fastest first",
         node_help: Some("list the backends: simd128, the only one in WebAssembly"),
+        python_help: None,
         section: Section::Hashing,
         action: Action::Set(|o| o.list_backends = true),
     },
@@ -307,6 +330,7 @@ pub const OPTIONS: &[Opt] = &[
         short: Some(b'h'),
         help: "print this help and exit",
         node_help: None,
+        python_help: None,
         section: Section::Hashing,
         action: Action::Help,
     },
@@ -315,6 +339,7 @@ pub const OPTIONS: &[Opt] = &[
         short: Some(b'V'),
         help: "print the version and exit",
         node_help: None,
+        python_help: None,
         section: Section::Hashing,
         action: Action::Version,
     },
@@ -324,9 +349,8 @@ pub const OPTIONS: &[Opt] = &[
         help: "print the man page or a shell's completions (WHAT: man, \
                complete-bash, complete-zsh or complete-fish) and exit; \
                both are made from the same text as this help",
-        node_help: Some(
-            "sha1dcsum's man page and shell completions (WHAT: man, complete-bash, complete-zsh or complete-fish) are not in this command: `sha1dcsum --generate WHAT` from the Rust crate prints them",
-        ),
+        node_help: Some(GENERATE_ELSEWHERE),
+        python_help: Some(GENERATE_ELSEWHERE),
         section: Section::Hashing,
         action: Action::Take(Value {
             name: "WHAT",
@@ -358,6 +382,7 @@ pub const OPTIONS: &[Opt] = &[
                or `<name>: COLLISION` for a file in which a collision is \
                detected (never OK, whatever its line says)",
         node_help: None,
+        python_help: None,
         section: Section::Checking,
         action: Action::Set(|o| o.check = true),
     },
@@ -366,6 +391,7 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         help: "don't fail or report status for missing files",
         node_help: None,
+        python_help: None,
         section: Section::Checking,
         action: Action::Set(|o| o.ignore_missing = true),
     },
@@ -374,6 +400,7 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         help: "don't print OK for each successfully verified file",
         node_help: None,
+        python_help: None,
         section: Section::Checking,
         // The last of --status, --warn and --quiet wins, as with GNU.
         action: Action::Set(|o| (o.status, o.warn, o.quiet) = (false, false, true)),
@@ -383,6 +410,7 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         help: "don't output anything, status code shows success",
         node_help: None,
+        python_help: None,
         section: Section::Checking,
         action: Action::Set(|o| (o.status, o.warn, o.quiet) = (true, false, false)),
     },
@@ -391,6 +419,7 @@ pub const OPTIONS: &[Opt] = &[
         short: None,
         help: "exit non-zero for improperly formatted checksum lines",
         node_help: None,
+        python_help: None,
         section: Section::Checking,
         action: Action::Set(|o| o.strict = true),
     },
@@ -399,6 +428,7 @@ pub const OPTIONS: &[Opt] = &[
         short: Some(b'w'),
         help: "warn about improperly formatted checksum lines",
         node_help: None,
+        python_help: None,
         section: Section::Checking,
         action: Action::Set(|o| (o.status, o.warn, o.quiet) = (false, true, false)),
     },

@@ -2,10 +2,12 @@
 //! or its `--json` line, from the result of hashing it.
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use crate::lines::{push_hex, write_line};
+use sha1dc_wasm::{Digest, Outcome};
+
+use crate::lines::write_line;
 use crate::options::Options;
 
 /// What hashing one input found.
@@ -54,12 +56,6 @@ fn push_json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-fn hex(digest: &[u8; 20]) -> String {
-    let mut out = Vec::with_capacity(40);
-    push_hex(&mut out, digest);
-    String::from_utf8(out).expect("hex digits are ASCII")
-}
-
 /// One `--json` line, newline included. A name that is not valid UTF-8 also
 /// gets `file_bytes`, its exact bytes in hex (`file` then has U+FFFD where
 /// bytes were not UTF-8).
@@ -76,8 +72,8 @@ pub fn json_line(name: &[u8], hashed: &Hashed<'_>) -> String {
     }
     line.push_str(&format!(
         ",\"sha1\":\"{}\",\"output\":\"{}\",\"collision\":",
-        hex(&hashed.sha1),
-        hex(&hashed.output)
+        Digest::from(hashed.sha1),
+        Digest::from(hashed.output)
     ));
     match hashed.collision {
         Some(c) => line.push_str(&format!(
@@ -106,6 +102,31 @@ pub fn push_result(out: &mut Vec<u8>, options: &Options, name: &[u8], hashed: &H
             options.zero,
         );
     }
+}
+
+/// Appends what a hashing run prints for the input `name` that hashed to
+/// `outcome`; `offset` is where its first flagged block starts in the
+/// input's own bytes (for a git blob, in the content), if one was flagged.
+pub fn push_outcome(
+    out: &mut Vec<u8>,
+    options: &Options,
+    name: &[u8],
+    outcome: &Outcome,
+    offset: u64,
+) {
+    let dv = outcome.collision().map(|c| c.dv().to_string());
+    let collision = outcome.collision().zip(dv.as_deref());
+    let hashed = Hashed {
+        sha1: outcome.sha1().to_bytes(),
+        output: outcome.digest().to_bytes(),
+        collision: collision.map(|(c, dv)| Collision {
+            offset,
+            block: c.block(),
+            dv,
+            count: c.count(),
+        }),
+    };
+    push_result(out, options, name, &hashed);
 }
 
 #[cfg(test)]

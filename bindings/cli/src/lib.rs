@@ -12,9 +12,10 @@
 use wasm_bindgen::prelude::*;
 
 use sha1dcsum::check::{Found, ListCheck, Said};
-use sha1dcsum::help::{self, Program};
-use sha1dcsum::options::{Command, Options, parse_args};
+use sha1dcsum::help::Program;
+use sha1dcsum::options::Options;
 use sha1dcsum::result::{Collision, Hashed, push_result};
+use sha1dcsum::start::start;
 use sha1dcsum::{exit, lines};
 
 const PROGRAM: Program = Program::Node;
@@ -38,56 +39,54 @@ fn digest(hex: &str) -> Result<[u8; 20], JsError> {
     lines::parse_hex(hex.as_bytes()).ok_or_else(|| JsError::new("sha1dc: not 40 hex digits"))
 }
 
-/// A parsed command line: what to do, and the options of a run.
+/// A parsed command line: the options of a run, or what to print before
+/// ending (sha1dcsum's [`start`]).
 #[wasm_bindgen]
 pub struct RawCommandLine {
-    command: Command,
     /// The options of a run (the default ones otherwise).
     options: Options,
+    /// For a command line that ends before reading any input: its exit
+    /// status and what to print (on standard output for status 0, else on
+    /// standard error).
+    ends: Option<(u8, String)>,
 }
 
 #[wasm_bindgen]
 impl RawCommandLine {
     /// Parses the arguments (without the program's), given end to end with
-    /// their lengths.
+    /// their lengths; `version` is the package's, `backend` the one
+    /// backend `--backends` lists.
     #[wasm_bindgen(constructor)]
-    pub fn new(args: &[u8], lengths: &[u32]) -> Result<RawCommandLine, JsError> {
-        let mut command = parse_args(&arguments(args, lengths)?);
-        let options = match &mut command {
-            Command::Run(options) => core::mem::take(options),
-            _ => Options::default(),
-        };
-        Ok(RawCommandLine { command, options })
+    pub fn new(
+        args: &[u8],
+        lengths: &[u32],
+        version: &str,
+        backend: &str,
+    ) -> Result<RawCommandLine, JsError> {
+        let (options, ends) =
+            match start(PROGRAM, &arguments(args, lengths)?, version, &[backend]).run_or_end() {
+                Ok(options) => (options, None),
+                Err(ends) => (Options::default(), Some(ends)),
+            };
+        Ok(RawCommandLine { options, ends })
     }
 
-    /// `"run"`, `"help"`, `"version"`, or `"usage"` (then [`usage`](Self::usage)
-    /// says why).
-    pub fn action(&self) -> String {
-        String::from(match self.command {
-            Command::Run(_) => "run",
-            Command::Help => "help",
-            Command::Version => "version",
-            Command::Usage(_) => "usage",
-        })
+    /// For a command line that ends before reading any input (help,
+    /// version, backends, bad usage): its exit status; then
+    /// [`text`](Self::text) is what to print.
+    pub fn ends(&self) -> Option<u8> {
+        self.ends.as_ref().map(|(status, _)| *status)
     }
 
-    /// For `"usage"`: the whole message for standard error.
-    pub fn usage(&self) -> Option<String> {
-        match &self.command {
-            Command::Usage(reason) => Some(help::usage_error(PROGRAM, reason)),
-            _ => None,
-        }
+    /// What to print before ending: on standard output for status 0, else
+    /// on standard error (a whole message, the program's name first).
+    pub fn text(&self) -> Option<String> {
+        self.ends.as_ref().map(|(_, text)| text.clone())
     }
 
     /// The command's name, which its messages start with.
     pub fn program() -> String {
         String::from(PROGRAM.name())
-    }
-
-    /// What `--help` prints.
-    #[wasm_bindgen(js_name = helpText)]
-    pub fn help_text() -> String {
-        help::help_text(PROGRAM)
     }
 
     /// The exit statuses by name: `{ ok, ioError, usage, collision,
@@ -137,16 +136,6 @@ impl RawCommandLine {
         !self.options.no_safe_hash
     }
 
-    #[wasm_bindgen(js_name = listBackends)]
-    pub fn list_backends(&self) -> bool {
-        self.options.list_backends
-    }
-
-    /// `-z`: lists are NUL-terminated.
-    pub fn zero(&self) -> bool {
-        self.options.zero
-    }
-
     /// `-j`'s number, if given.
     pub fn jobs(&self) -> Option<f64> {
         self.options.jobs.map(|n| n as f64)
@@ -155,11 +144,6 @@ impl RawCommandLine {
     /// `--backend`'s value, if given.
     pub fn backend(&self) -> Option<Vec<u8>> {
         self.options.backend.clone()
-    }
-
-    /// What `--generate` asks for, if given.
-    pub fn generate(&self) -> Option<String> {
-        self.options.generate.map(|g| String::from(g.name()))
     }
 
     /// The line printed for the input `name`: `sha1` and `output` are 40
@@ -233,16 +217,13 @@ impl RawListCheck {
     /// The message for a list that cannot be read (`reason`, in the
     /// command's words).
     pub fn unreadable(list: &[u8], reason: &str) -> String {
-        match ListCheck::unreadable(list, reason) {
-            Said::Error(message) => message,
-            Said::Out(_) => String::new(),
-        }
+        ListCheck::unreadable(list, reason)
     }
 
-    /// Reads the list's next line (its terminator removed).
-    pub fn line(&mut self, line: &[u8], exists: &NameExists) {
+    /// Reads the list's lines, the list read whole.
+    pub fn lines(&mut self, list: &[u8], exists: &NameExists) {
         let exists = |name: &[u8]| exists.call(&JsValue::NULL, name).unwrap_or(false);
-        self.check.line(line, exists);
+        self.check.lines(list, exists);
     }
 
     /// How many files the lines read so far name.
@@ -264,15 +245,12 @@ impl RawListCheck {
         sha1: &str,
         collision: bool,
     ) -> Result<(), JsError> {
-        let (output, sha1) = (digest(output)?, digest(sha1)?);
-        self.check.found(
-            i as usize,
-            Found::Hashed {
-                output: &output,
-                sha1: &sha1,
-                collision,
-            },
-        );
+        let found = Found::Hashed {
+            output: digest(output)?,
+            sha1: digest(sha1)?,
+            collision,
+        };
+        self.check.found(i as usize, found);
         Ok(())
     }
 

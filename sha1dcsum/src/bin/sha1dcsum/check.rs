@@ -75,10 +75,8 @@ fn check_list(
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
         Err(e) => {
-            out.say(std::iter::once(ListCheck::unreadable(
-                os_bytes(list),
-                &describe(&e),
-            )))?;
+            let message = ListCheck::unreadable(os_bytes(list), &describe(&e));
+            out.error(format_args!("{message}"))?;
             return Ok((true, false));
         }
     }
@@ -94,16 +92,9 @@ fn check_list(
         builder,
         options.git_blob,
         |i, result| {
-            let (reason, digest, sha1);
+            let reason;
             let found = match &result {
-                Ok(hashed) => {
-                    (digest, sha1) = (hashed.outcome.digest(), hashed.outcome.sha1());
-                    Found::Hashed {
-                        output: digest.as_bytes(),
-                        sha1: sha1.as_bytes(),
-                        collision: hashed.outcome.collision().is_some(),
-                    }
-                }
+                Ok(hashed) => Found::hashed(&hashed.outcome),
                 Err(failure) => {
                     reason = failure.to_string();
                     Found::Failed {

@@ -37,7 +37,7 @@ use std::ops::Range;
 use sha1dc_wasm::Builder;
 use sha1dc_wasm::git::ObjectKind;
 
-use crate::input::{Failure, Hashed, Reader};
+use crate::input::{Failure, InputOutcome, Reader};
 use crate::jobs::{self, Cores};
 
 /// The largest file a group takes. The batch is as fast per byte for large
@@ -65,7 +65,7 @@ const ALIGN: usize = 64;
 pub const BATCH_VARIABLE: &str = "SHA1DCSUM_BATCH";
 
 /// What hashing one input gives.
-pub type Result = std::result::Result<Hashed, Failure>;
+pub type Result = std::result::Result<InputOutcome, Failure>;
 
 /// A unit of work: indices into the names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -218,12 +218,12 @@ impl Worker {
         if self.git_blob {
             let outcomes = self.builder.hash_objects(ObjectKind::Blob, &contents);
             for ((k, _), outcome) in whole.iter().zip(outcomes) {
-                results[*k] = Some(Ok(Hashed::object(outcome)));
+                results[*k] = Some(Ok(InputOutcome::object(outcome)));
             }
         } else {
             let outcomes = self.builder.hash_many(&contents);
             for ((k, _), outcome) in whole.iter().zip(outcomes) {
-                results[*k] = Some(Ok(Hashed::plain(outcome)));
+                results[*k] = Some(Ok(InputOutcome::plain(outcome)));
             }
         }
         results

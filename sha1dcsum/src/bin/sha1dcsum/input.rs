@@ -21,25 +21,26 @@ const BUFFER_SIZE: usize = 256 << 10;
 /// off (which is where the allocator puts a large `Vec`), measured on x86-64.
 const PAGE: usize = 4096;
 
-/// What hashing an input found.
+/// What hashing an input found: its outcome and where a collision starts in
+/// its own bytes (of which the library's `result::Hashed` is what is printed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hashed {
+pub struct InputOutcome {
     pub outcome: Outcome,
     /// The first flagged block's offset in the input's own bytes: the
     /// block's offset, or for a git blob its offset in the content.
     pub offset: Option<u64>,
 }
 
-impl Hashed {
-    pub fn plain(outcome: Outcome) -> Hashed {
-        Hashed {
+impl InputOutcome {
+    pub fn plain(outcome: Outcome) -> InputOutcome {
+        InputOutcome {
             offset: outcome.collision().map(|c| c.offset()),
             outcome,
         }
     }
 
-    pub fn object(o: ObjectOutcome) -> Hashed {
-        Hashed {
+    pub fn object(o: ObjectOutcome) -> InputOutcome {
+        InputOutcome {
             outcome: *o.outcome(),
             offset: o.collision_offset(),
         }
@@ -126,7 +127,7 @@ impl Reader {
 
     /// Hashes the named input (`-` is standard input), on a second thread
     /// too from when `cores` has one free.
-    pub fn hash_input(&mut self, name: &OsStr, cores: &Cores) -> Result<Hashed, Failure> {
+    pub fn hash_input(&mut self, name: &OsStr, cores: &Cores) -> Result<InputOutcome, Failure> {
         if name == "-" {
             // Locked per read (a lock cannot go to a second thread).
             return self.hash_reader(&mut io::stdin(), None, cores);
@@ -150,13 +151,13 @@ impl Reader {
         reader: &mut (impl Read + Send),
         known_len: Option<u64>,
         cores: &Cores,
-    ) -> Result<Hashed, Failure> {
+    ) -> Result<InputOutcome, Failure> {
         if !self.git_blob {
             let hasher = &mut self.hasher;
             hasher.reset();
             let buf = &mut self.storage[self.start..self.start + BUFFER_SIZE];
             stream(reader, buf, hasher, cores)?;
-            return Ok(Hashed::plain(hasher.finalize_reset()));
+            return Ok(InputOutcome::plain(hasher.finalize_reset()));
         }
         match known_len {
             Some(expected) => {
@@ -166,7 +167,7 @@ impl Reader {
                     expected: e.expected(),
                     actual: e.actual(),
                 })?;
-                Ok(Hashed::object(outcome))
+                Ok(InputOutcome::object(outcome))
             }
             None => {
                 // The length comes first in the header: read it all.
@@ -183,7 +184,7 @@ impl Reader {
                     expected: e.expected(),
                     actual: e.actual(),
                 })?;
-                Ok(Hashed::object(outcome))
+                Ok(InputOutcome::object(outcome))
             }
         }
     }

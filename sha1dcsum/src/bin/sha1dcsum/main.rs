@@ -38,10 +38,13 @@ mod tempdir;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use sha1dcsum::help::{self, Program};
-use sha1dcsum::options::{Command, Generated, parse_args};
+use sha1dc_wasm::available_backends;
+use sha1dcsum::exit;
+use sha1dcsum::help::Program;
+use sha1dcsum::options::Generated;
+use sha1dcsum::start::{Start, start};
 
-use output::{PROGRAM, print_and_exit, usage_error};
+use output::print_and_exit;
 
 /// What `--generate` prints.
 fn generate(what: Generated) -> String {
@@ -56,17 +59,19 @@ fn generate(what: Generated) -> String {
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let bytes: Vec<&[u8]> = args.iter().map(|a| os::os_bytes(a)).collect();
-    match parse_args(&bytes) {
-        Command::Run(options) => match options.generate {
-            Some(what) => print_and_exit(&generate(what)),
-            None => {
-                let files = options.files.iter().map(|&i| args[i].clone()).collect();
-                run::run(options, files)
-            }
-        },
-        Command::Help => print_and_exit(&help::help_text(Program::Native)),
-        Command::Version => print_and_exit(&format!("{PROGRAM} {}\n", env!("CARGO_PKG_VERSION"))),
-        Command::Usage(reason) => usage_error(&reason),
+    let backends: Vec<&str> = available_backends().collect();
+    let version = env!("CARGO_PKG_VERSION");
+    match start(Program::Native, &bytes, version, &backends) {
+        Start::Print(text) => print_and_exit(&text),
+        Start::Usage(text) => {
+            eprint!("{text}");
+            ExitCode::from(exit::USAGE)
+        }
+        Start::Generate(what) => print_and_exit(&generate(what)),
+        Start::Run(options) => {
+            let files = options.files.iter().map(|&i| args[i].clone()).collect();
+            run::run(options, files)
+        }
     }
 }
 
@@ -78,7 +83,7 @@ mod tests {
     /// --help, the man page and each shell's completions.
     #[test]
     fn every_option_is_in_every_generated_text() {
-        let help = help::help_text(Program::Native);
+        let help = sha1dcsum::help::help_text(Program::Native);
         let man = man::man_page();
         let [bash, zsh, fish] = [complete::bash(), complete::zsh(), complete::fish()];
         let bash_words: Vec<&str> = bash

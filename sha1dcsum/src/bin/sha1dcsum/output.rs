@@ -8,16 +8,10 @@ use std::time::{Duration, Instant};
 
 use sha1dcsum::check::Said;
 use sha1dcsum::exit;
-use sha1dcsum::help::{self, Program};
 
 use crate::input::describe;
 
 pub const PROGRAM: &str = "sha1dcsum";
-
-pub fn usage_error(reason: &str) -> ExitCode {
-    eprint!("{}", help::usage_error(Program::Native, reason));
-    ExitCode::from(exit::USAGE)
-}
 
 /// Reports a failed write to standard output: for a closed pipe, quietly
 /// with the SIGPIPE status, as coreutils ends.

@@ -8,11 +8,11 @@ use std::process::ExitCode;
 use sha1dc_wasm::{Builder, available_backends};
 use sha1dcsum::exit;
 use sha1dcsum::options::Options;
-use sha1dcsum::result::{Collision, Hashed, push_result};
+use sha1dcsum::result::push_outcome;
 
 use crate::input::describe;
 use crate::os::os_bytes;
-use crate::output::{Output, PROGRAM, exit_status, output_error, print_and_exit};
+use crate::output::{Output, PROGRAM, exit_status, output_error};
 use crate::walk::{Input, Walk};
 use crate::{check, dispatch};
 
@@ -53,12 +53,6 @@ const TREE_PART: usize = 4096;
 
 /// Runs the command: `files` are the FILE arguments.
 pub fn run(options: Options, mut files: Vec<OsString>) -> ExitCode {
-    if options.list_backends {
-        let names: String = available_backends()
-            .map(|name| format!("{name}\n"))
-            .collect();
-        return print_and_exit(&names);
-    }
     let builder = match builder(&options) {
         Ok(b) => b,
         Err(code) => return code,
@@ -157,25 +151,16 @@ impl Printer<'_> {
                     .error(format_args!("{}: {failure}", name.to_string_lossy()));
             }
         };
-        let outcome = &hashed.outcome;
-        let dv = outcome.collision().map(|c| c.dv().to_string());
-        let collision = match (outcome.collision(), hashed.offset, &dv) {
-            (Some(c), Some(offset), Some(dv)) => Some(Collision {
-                offset,
-                block: c.block(),
-                dv,
-                count: c.count(),
-            }),
-            _ => None,
-        };
-        self.collided |= collision.is_some();
-        let printed = Hashed {
-            sha1: *outcome.sha1().as_bytes(),
-            output: *outcome.digest().as_bytes(),
-            collision,
-        };
+        self.collided |= hashed.outcome.collision().is_some();
+        let offset = hashed.offset.unwrap_or_default();
         self.line.clear();
-        push_result(&mut self.line, self.options, os_bytes(name), &printed);
+        push_outcome(
+            &mut self.line,
+            self.options,
+            os_bytes(name),
+            &hashed.outcome,
+            offset,
+        );
         self.out.write(&self.line)
     }
 }
