@@ -11,31 +11,41 @@
 //! ```no_run
 //! let summary = gitverify::verify_path(".".as_ref(), &gitverify::Options::default())?;
 //! println!("{} objects, {} collisions", summary.counts.total(), summary.findings.len());
-//! # Ok::<(), String>(())
+//! # Ok::<(), gitverify::SourceError>(())
 //! ```
 #![deny(missing_docs)]
 
 mod bundle;
 mod delta;
 pub mod entry;
+mod error;
 mod hashing;
 mod idx;
 pub mod inflate;
 mod layout;
 mod loose;
+pub mod output;
 mod pack;
+mod processor;
 mod report;
 mod sources;
+pub mod threads;
 mod verify;
 mod walk;
 
 use std::path::Path;
 use std::sync::mpsc::channel;
 
+pub use delta::DeltaError;
+pub use error::{
+    BundleError, EntryError, IndexError, IoError, LooseError, Mismatch, PackHeaderError, Problem,
+    SourceError,
+};
+pub use pack::ByteSource;
 pub use report::{Check, Counts, Damage, Event, Finding, Summary, Verified};
 pub use sources::{Source, alternates, current_sources, sources};
 
-use hashing::Message;
+use hashing::OwnedEvent;
 
 // The README's Rust example compiles as a doctest.
 #[cfg(doctest)]
@@ -101,37 +111,33 @@ impl Options {
 /// Verifies `sources`, calling `on_event` (on this thread) for each object
 /// verified, collision found and damage found, as they are.
 pub fn verify(sources: &[Source], options: &Options, on_event: &mut dyn FnMut(&Event)) {
-    let (tx, rx) = channel::<Message>();
-    let produce = |tx: &std::sync::mpsc::Sender<Message>| {
+    let (tx, rx) = channel::<OwnedEvent>();
+    let produce = move || {
         for source in sources {
-            source.verify(options, tx);
+            verify::verify_source(source, options, &tx);
         }
     };
     std::thread::scope(|scope| {
-        let sent = tx.clone();
-        let spawn = std::thread::Builder::new().spawn_scoped(scope, move || produce(&sent));
         // Where the system refuses a thread, the sources are verified
         // first and the events follow.
-        if spawn.is_err() {
-            produce(&tx);
-        }
-        drop(tx);
-        for message in rx {
-            match &message {
-                Message::Source(file, objects) => on_event(&Event::Source {
+        let producer = threads::spawn_or_run(scope, produce);
+        for event in rx {
+            match &event {
+                OwnedEvent::Source(file, objects) => on_event(&Event::Source {
                     file,
                     objects: *objects,
                 }),
-                Message::Verified(v) => on_event(&Event::Verified(v)),
-                Message::Finding(f) => on_event(&Event::Finding(f)),
-                Message::Damage(d) => on_event(&Event::Damage(d)),
+                OwnedEvent::Verified(v) => on_event(&Event::Verified(v)),
+                OwnedEvent::Finding(f) => on_event(&Event::Finding(f)),
+                OwnedEvent::Damage(d) => on_event(&Event::Damage(d)),
             }
         }
+        producer.join();
     });
 }
 
 /// Verifies what `path` names (see [`sources`]) in one call.
-pub fn verify_path(path: &Path, options: &Options) -> Result<Summary, String> {
+pub fn verify_path(path: &Path, options: &Options) -> Result<Summary, SourceError> {
     let sources = sources(path)?;
     let mut summary = Summary::default();
     verify(&sources, options, &mut |e| summary.add(e));

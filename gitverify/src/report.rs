@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use sha1dc_wasm::git::ObjectKind;
 use sha1dc_wasm::{Digest, DisturbanceVector};
 
+use crate::error::Problem;
+
 /// Which of the two checks flagged an object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Check {
@@ -58,8 +60,8 @@ pub struct Damage {
     pub offset: Option<u64>,
     /// The object's id, where one is known.
     pub id: Option<Digest>,
-    /// What is wrong, in a sentence.
-    pub message: String,
+    /// What is wrong (its `Display` is the sentence the command prints).
+    pub problem: Problem,
 }
 
 impl std::fmt::Display for Damage {
@@ -71,7 +73,7 @@ impl std::fmt::Display for Damage {
         if let Some(id) = self.id {
             write!(f, ": object {id}")?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", self.problem)
     }
 }
 
@@ -173,7 +175,9 @@ impl Summary {
             ))
         });
         self.damage.sort_by(|a, b| {
-            (&a.file, a.offset, a.id, &a.message).cmp(&(&b.file, b.offset, b.id, &b.message))
+            (&a.file, a.offset, a.id)
+                .cmp(&(&b.file, b.offset, b.id))
+                .then_with(|| a.problem.to_string().cmp(&b.problem.to_string()))
         });
     }
 
@@ -188,9 +192,4 @@ impl Summary {
             0
         }
     }
-}
-
-/// An object id in hex, as git prints it.
-pub(crate) fn hex(id: &[u8; 20]) -> String {
-    sha1dc_wasm::Digest::from(*id).to_string()
 }
