@@ -5,14 +5,13 @@
 
 use std::path::Path;
 use std::rc::Rc;
-use std::sync::mpsc::Sender;
 
 use sha1dc_wasm::git::{ObjectKind, ObjectOutcome};
 use sha1dc_wasm::{Builder, Digest, DisturbanceVector, Outcome};
 
 use crate::error::Problem;
 use crate::processor::Processor;
-use crate::report::{Check, Damage, Finding, Verified};
+use crate::report::{Check, Damage, Finding, Outlet, OwnedEvent, Verified};
 
 /// An object at least this large is hashed on its own stream: the batch
 /// gains nothing once one lane's message is most of the work.
@@ -21,15 +20,6 @@ const ALONE: usize = 1 << 20;
 const BATCH_OBJECTS: usize = 128;
 /// ...or this many bytes.
 const BATCH_BYTES: usize = 4 << 20;
-
-/// An [`Event`](crate::Event) owned, as the workers send it to the
-/// thread that reports.
-pub(crate) enum OwnedEvent {
-    Source(std::path::PathBuf, u64),
-    Verified(Vec<Verified>),
-    Finding(Finding),
-    Damage(Damage),
-}
 
 /// A flagged block: its offset in the content and its disturbance vector.
 type Flag = Option<(u64, DisturbanceVector)>;
@@ -64,7 +54,7 @@ pub(crate) struct Batcher<'a> {
     /// (entry, id) of every object hashed since the walk last took them.
     pub(crate) done: Vec<(u32, Digest)>,
     verified: Vec<Verified>,
-    out: Sender<OwnedEvent>,
+    out: Outlet<'a>,
     file: &'a Path,
 }
 
@@ -85,7 +75,7 @@ const KINDS: [ObjectKind; 4] = [
 ];
 
 impl<'a> Batcher<'a> {
-    pub(crate) fn new(content_check: bool, out: Sender<OwnedEvent>, file: &'a Path) -> Self {
+    pub(crate) fn new(content_check: bool, out: Outlet<'a>, file: &'a Path) -> Self {
         Batcher {
             builder: Builder::default(),
             alone: ALONE,
@@ -163,8 +153,7 @@ impl<'a> Batcher<'a> {
         };
         for (check, flag) in [(Check::Object, object), (Check::Content, content)] {
             if let Some((offset, dv)) = flag {
-                let _ = self
-                    .out
+                self.out
                     .send(OwnedEvent::Finding(finding(check, offset, dv)));
             }
         }
@@ -176,7 +165,7 @@ impl<'a> Batcher<'a> {
     fn send_verified(&mut self) {
         if !self.verified.is_empty() {
             let batch = std::mem::take(&mut self.verified);
-            let _ = self.out.send(OwnedEvent::Verified(batch));
+            self.out.send(OwnedEvent::Verified(batch));
         }
     }
 }
@@ -222,18 +211,18 @@ impl Processor for Batcher<'_> {
 
 /// Damage reported for one file.
 pub(crate) struct FileDamage<'a> {
-    out: Sender<OwnedEvent>,
+    out: Outlet<'a>,
     file: &'a Path,
 }
 
 impl<'a> FileDamage<'a> {
-    pub(crate) fn new(out: Sender<OwnedEvent>, file: &'a Path) -> Self {
+    pub(crate) fn new(out: Outlet<'a>, file: &'a Path) -> Self {
         FileDamage { out, file }
     }
 
     /// Reports damage at `offset` (in a pack), of object `id`.
     pub(crate) fn report(&self, offset: Option<u64>, id: Option<Digest>, problem: Problem) {
-        let _ = self.out.send(OwnedEvent::Damage(Damage {
+        self.out.send(OwnedEvent::Damage(Damage {
             file: self.file.to_path_buf(),
             offset,
             id,
@@ -265,7 +254,7 @@ mod tests {
     #[test]
     fn an_object_flag_is_reported_as_the_object_check() {
         let (tx, rx) = channel();
-        let mut batcher = Batcher::new(false, tx, Path::new("p.pack"));
+        let mut batcher = Batcher::new(false, Outlet::Channel(tx), Path::new("p.pack"));
         let dv = DisturbanceVector::by_index(3).unwrap();
         let id = sha1dc_wasm::hash(b"x").sha1();
         batcher.record(
@@ -298,7 +287,7 @@ mod tests {
     fn both_paths_give_git_ids_and_the_content_flag() {
         for alone in [usize::MAX, 0] {
             let (tx, rx) = channel();
-            let mut batcher = Batcher::new(true, tx, Path::new("p"));
+            let mut batcher = Batcher::new(true, Outlet::Channel(tx), Path::new("p"));
             batcher.alone = alone;
             batcher.object(0, None, ObjectKind::Blob, Rc::new(PDF.to_vec()));
             batcher.object(1, None, ObjectKind::Blob, Rc::new(b"hello\n".to_vec()));

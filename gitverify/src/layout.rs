@@ -4,7 +4,7 @@
 
 use std::path::Path;
 use std::rc::Rc;
-use std::sync::mpsc::{Receiver, Sender, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use sha1dc_wasm::Digest;
@@ -13,11 +13,12 @@ use sha1dc_wasm::git::ObjectKind;
 use crate::Options;
 use crate::entry::{self, EntryHeader, Stored};
 use crate::error::{EntryError, Mismatch, Problem};
-use crate::hashing::{Batcher, FileDamage, OwnedEvent};
+use crate::hashing::{Batcher, FileDamage};
 use crate::idx::{Index, IndexEntry};
 use crate::inflate::Inflater;
 use crate::pack::{EntryTable, PackData, Window};
 use crate::processor::Processor;
+use crate::report::Outlet;
 use crate::threads;
 
 /// The largest zlib stream any encoder makes of `size` bytes (zlib's own
@@ -168,7 +169,7 @@ pub(crate) fn scan(
     file: &Path,
     count: u32,
     options: &Options,
-    out: &Sender<OwnedEvent>,
+    out: &Outlet<'_>,
     kept: &mut Vec<Option<Box<[u8]>>>,
 ) -> (EntryTable, Vec<(u32, Digest)>) {
     let threads = options.workers();

@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::mpsc::Sender;
 
 use sha1dc_wasm::Digest;
 use sha1dc_wasm::git::ObjectKind;
@@ -11,9 +10,10 @@ use sha1dc_wasm::git::ObjectKind;
 use crate::Options;
 use crate::entry;
 use crate::error::{LooseError, Problem};
-use crate::hashing::{Batcher, FileDamage, OwnedEvent};
+use crate::hashing::{Batcher, FileDamage};
 use crate::inflate::Inflater;
 use crate::processor::Processor;
+use crate::report::{Outlet, OwnedEvent};
 
 /// Every loose object under `objects` (the `xx/` directories), in name
 /// order, and how many files there are named by 64-digit (SHA-256) ids.
@@ -95,7 +95,7 @@ fn read(path: &Path, inflater: &mut Inflater, raw: &mut Vec<u8>) -> Result<(), P
 }
 
 /// Verifies every loose object under `objects`; its id must be its name.
-pub fn verify_loose(objects: &Path, options: &Options, out: &Sender<OwnedEvent>) {
+pub fn verify_loose(objects: &Path, options: &Options, out: &Outlet<'_>) {
     let (objects_list, sha256) = list(objects);
     if sha256 > 0 {
         FileDamage::new(out.clone(), objects).report(None, None, Problem::Sha256Loose(sha256));
@@ -103,7 +103,7 @@ pub fn verify_loose(objects: &Path, options: &Options, out: &Sender<OwnedEvent>)
     if objects_list.is_empty() {
         return;
     }
-    let _ = out.send(OwnedEvent::Source(
+    out.send(OwnedEvent::Source(
         objects.to_path_buf(),
         objects_list.len() as u64,
     ));

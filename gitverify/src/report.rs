@@ -3,6 +3,8 @@
 //! [`Summary`] of a whole run.
 
 use std::path::PathBuf;
+use std::sync::mpsc::Sender;
+use std::sync::{Mutex, PoisonError};
 
 use sha1dc_wasm::git::ObjectKind;
 use sha1dc_wasm::{Digest, DisturbanceVector};
@@ -137,6 +139,70 @@ pub enum Event<'a> {
     Finding(&'a Finding),
     /// Damage found.
     Damage(&'a Damage),
+}
+
+/// Takes what a verification reports, as it happens (any closure taking
+/// an [`Event`] is one).
+pub trait Sink: Send {
+    /// One event.
+    fn event(&mut self, event: &Event);
+}
+
+impl<F: FnMut(&Event) + Send> Sink for F {
+    fn event(&mut self, event: &Event) {
+        self(event)
+    }
+}
+
+/// An [`Event`], owned: what a worker sends the thread that reports.
+pub(crate) enum OwnedEvent {
+    Source(PathBuf, u64),
+    Verified(Vec<Verified>),
+    Finding(Finding),
+    Damage(Damage),
+}
+
+impl OwnedEvent {
+    /// The event it is, borrowed.
+    pub(crate) fn event(&self) -> Event<'_> {
+        match self {
+            OwnedEvent::Source(file, objects) => Event::Source {
+                file,
+                objects: *objects,
+            },
+            OwnedEvent::Verified(v) => Event::Verified(v),
+            OwnedEvent::Finding(f) => Event::Finding(f),
+            OwnedEvent::Damage(d) => Event::Damage(d),
+        }
+    }
+}
+
+/// Where the verifier's reports go: to the thread that reports (the
+/// workers are threads), or straight to the sink (no threads).
+#[derive(Clone)]
+pub(crate) enum Outlet<'a> {
+    /// To the thread that reports.
+    Channel(Sender<OwnedEvent>),
+    /// To the sink, on the thread that verifies.
+    Direct(&'a (dyn Fn(OwnedEvent) + Sync + 'a)),
+}
+
+impl Outlet<'_> {
+    /// Reports `event`.
+    pub(crate) fn send(&self, event: OwnedEvent) {
+        match self {
+            // The reporting thread is gone only once the verification is.
+            Outlet::Channel(tx) => drop(tx.send(event)),
+            Outlet::Direct(deliver) => deliver(event),
+        }
+    }
+}
+
+/// `sink` as an outlet's delivery: shared by whatever reports, one event
+/// at a time.
+pub(crate) fn deliver_to(sink: &Mutex<&mut dyn Sink>, event: OwnedEvent) {
+    let mut sink = sink.lock().unwrap_or_else(PoisonError::into_inner);
+    sink.event(&event.event());
 }
 
 /// Everything a run found.

@@ -5,20 +5,20 @@
 
 use std::path::Path;
 use std::sync::atomic::AtomicUsize;
-use std::sync::mpsc::Sender;
 
 use sha1dc_wasm::Digest;
 
 use crate::entry::EntryKind;
 use crate::error::{IndexError, Mismatch, Problem};
-use crate::hashing::{Batcher, FileDamage, OwnedEvent};
+use crate::hashing::{Batcher, FileDamage};
 use crate::idx::Index;
 use crate::pack::{self, EntryTable, NONE, PackData};
+use crate::report::{Outlet, OwnedEvent};
 use crate::walk::{Children, Round, Walker};
 use crate::{Options, Source, bundle, layout, loose, threads};
 
 /// Verifies `source`, reporting on `out`.
-pub(crate) fn verify_source(source: &Source, options: &Options, out: &Sender<OwnedEvent>) {
+pub(crate) fn verify_source(source: &Source, options: &Options, out: &Outlet<'_>) {
     let unreadable = |e: std::io::Error| Problem::Unreadable(e.into());
     match source {
         Source::Pack { pack, index } => match PackData::open(pack, 0) {
@@ -47,7 +47,7 @@ pub(crate) fn verify_source(source: &Source, options: &Options, out: &Sender<Own
 
 /// The index at `path`, or none (its damage reported: the pack is then
 /// verified without it).
-fn read_index(path: &Path, out: &Sender<OwnedEvent>) -> Option<Index> {
+fn read_index(path: &Path, out: &Outlet<'_>) -> Option<Index> {
     let parsed = crate::read_regular(path)
         .map_err(|e| IndexError::Unreadable(e.into()))
         .and_then(|b| Index::parse(&b));
@@ -137,17 +137,17 @@ pub(crate) fn verify_pack(
     file: &Path,
     index: Option<Index>,
     options: &Options,
-    out: &Sender<OwnedEvent>,
+    out: &Outlet<'_>,
 ) {
     let report = FileDamage::new(out.clone(), file);
     let count = match read_header(data) {
         Ok(n) => n,
         Err(problem) => {
-            let _ = out.send(OwnedEvent::Source(file.to_path_buf(), 0));
+            out.send(OwnedEvent::Source(file.to_path_buf(), 0));
             return report.report(None, None, problem);
         }
     };
-    let _ = out.send(OwnedEvent::Source(file.to_path_buf(), u64::from(count)));
+    out.send(OwnedEvent::Source(file.to_path_buf(), u64::from(count)));
     let mut kept: Vec<Option<Box<[u8]>>> = Vec::new();
     std::thread::scope(|scope| {
         let trailer = FileDamage::new(out.clone(), file);
@@ -231,7 +231,7 @@ struct Walks<'a> {
     /// Inflated deltas kept from the index-less pass, by entry.
     kept: &'a [Option<Box<[u8]>>],
     options: &'a Options,
-    out: &'a Sender<OwnedEvent>,
+    out: &'a Outlet<'a>,
 }
 
 impl Walks<'_> {
@@ -281,16 +281,21 @@ impl Walks<'_> {
             next: AtomicUsize::new(0),
         };
         let (round, options, file) = (&round, self.options, self.file);
+        let walk = move |out: Outlet<'_>| {
+            let batcher = Batcher::new(options.content, out, file);
+            let mut walker = Walker::new(round, batcher);
+            walker.run();
+            walker.processor.done
+        };
+        if options.workers() == 1 {
+            // One worker: this thread (no thread started at all).
+            return walk(self.out.clone());
+        }
         std::thread::scope(|scope| {
             let started: Vec<_> = (0..options.workers())
                 .map(|_| {
                     let out = self.out.clone();
-                    threads::spawn_or_run(scope, move || {
-                        let batcher = Batcher::new(options.content, out, file);
-                        let mut walker = Walker::new(round, batcher);
-                        walker.run();
-                        walker.processor.done
-                    })
+                    threads::spawn_or_run(scope, move || walk(out))
                 })
                 .collect();
             started
