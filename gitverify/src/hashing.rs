@@ -11,7 +11,7 @@ use sha1dc_wasm::{Builder, Digest, DisturbanceVector, Outcome};
 
 use crate::error::Problem;
 use crate::processor::Processor;
-use crate::report::{Check, Damage, Finding, Outlet, OwnedEvent, Verified};
+use crate::report::{Check, FileDamage, Finding, Outlet, OwnedEvent, Verified};
 
 /// An object at least this large is hashed on its own stream: the batch
 /// gains nothing once one lane's message is most of the work.
@@ -206,28 +206,6 @@ impl Processor for Batcher<'_> {
             self.flush_kind(s);
         }
         self.send_verified();
-    }
-}
-
-/// Damage reported for one file.
-pub(crate) struct FileDamage<'a> {
-    out: Outlet<'a>,
-    file: &'a Path,
-}
-
-impl<'a> FileDamage<'a> {
-    pub(crate) fn new(out: Outlet<'a>, file: &'a Path) -> Self {
-        FileDamage { out, file }
-    }
-
-    /// Reports damage at `offset` (in a pack), of object `id`.
-    pub(crate) fn report(&self, offset: Option<u64>, id: Option<Digest>, problem: Problem) {
-        self.out.send(OwnedEvent::Damage(Damage {
-            file: self.file.to_path_buf(),
-            offset,
-            id,
-            problem,
-        }));
     }
 }
 

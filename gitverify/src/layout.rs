@@ -13,12 +13,12 @@ use sha1dc_wasm::git::ObjectKind;
 use crate::Options;
 use crate::entry::{self, EntryHeader, Stored};
 use crate::error::{EntryError, Mismatch, Problem};
-use crate::hashing::{Batcher, FileDamage};
+use crate::hashing::Batcher;
 use crate::idx::{Index, IndexEntry};
 use crate::inflate::Inflater;
 use crate::pack::{EntryTable, PackData, Window};
 use crate::processor::Processor;
-use crate::report::Outlet;
+use crate::report::{FileDamage, Outlet};
 use crate::threads;
 
 /// The largest zlib stream any encoder makes of `size` bytes (zlib's own

@@ -10,10 +10,10 @@ use sha1dc_wasm::git::ObjectKind;
 use crate::Options;
 use crate::entry;
 use crate::error::{LooseError, Problem};
-use crate::hashing::{Batcher, FileDamage};
+use crate::hashing::Batcher;
 use crate::inflate::Inflater;
 use crate::processor::Processor;
-use crate::report::{Outlet, OwnedEvent};
+use crate::report::{FileDamage, Outlet, OwnedEvent};
 
 /// Every loose object under `objects` (the `xx/` directories), in name
 /// order, and how many files there are named by 64-digit (SHA-256) ids.

@@ -2,7 +2,7 @@
 //! (a [`Finding`]), each damaged or unreadable part (a [`Damage`]), and the
 //! [`Summary`] of a whole run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 use std::sync::{Mutex, PoisonError};
 
@@ -203,6 +203,28 @@ impl Outlet<'_> {
 pub(crate) fn deliver_to(sink: &Mutex<&mut dyn Sink>, event: OwnedEvent) {
     let mut sink = sink.lock().unwrap_or_else(PoisonError::into_inner);
     sink.event(&event.event());
+}
+
+/// Damage reported for one file.
+pub(crate) struct FileDamage<'a> {
+    out: Outlet<'a>,
+    file: &'a Path,
+}
+
+impl<'a> FileDamage<'a> {
+    pub(crate) fn new(out: Outlet<'a>, file: &'a Path) -> Self {
+        FileDamage { out, file }
+    }
+
+    /// Reports damage at `offset` (in a pack), of object `id`.
+    pub(crate) fn report(&self, offset: Option<u64>, id: Option<Digest>, problem: Problem) {
+        self.out.send(OwnedEvent::Damage(Damage {
+            file: self.file.to_path_buf(),
+            offset,
+            id,
+            problem,
+        }));
+    }
 }
 
 /// Everything a run found.

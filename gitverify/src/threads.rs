@@ -50,11 +50,24 @@ where
     F: FnOnce() -> T + Send + 'scope,
     T: Send + 'scope,
 {
+    try_spawn_on(std::thread::Builder::new(), scope, work)
+}
+
+/// [`try_spawn`] with the thread `builder` makes.
+fn try_spawn_on<'scope, T, F>(
+    builder: std::thread::Builder,
+    scope: &'scope Scope<'scope, '_>,
+    work: F,
+) -> Result<ScopedJoinHandle<'scope, T>, F>
+where
+    F: FnOnce() -> T + Send + 'scope,
+    T: Send + 'scope,
+{
     // The work waits in a slot both sides hold: the thread takes it when it
     // starts; if it never starts, the caller takes it back.
     let slot = Arc::new(Mutex::new(Some(work)));
     let theirs = Arc::clone(&slot);
-    let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+    let spawned = builder.spawn_scoped(scope, move || {
         let work = take(&theirs).expect("a thread takes its work once");
         work()
     });
@@ -82,5 +95,23 @@ mod tests {
             }
         });
         assert_eq!(n.into_inner(), 2);
+    }
+
+    /// A thread the system refuses (here: a stack no system gives) hands
+    /// its work back, not started and not lost.
+    #[test]
+    fn a_refused_thread_hands_its_work_back() {
+        let ran = std::sync::atomic::AtomicBool::new(false);
+        let work = || ran.store(true, std::sync::atomic::Ordering::Relaxed);
+        std::thread::scope(|scope| {
+            let huge = std::thread::Builder::new().stack_size(usize::MAX / 2);
+            let back = try_spawn_on(huge, scope, work);
+            let Err(work) = back else {
+                panic!("a thread with a stack of half the address space started")
+            };
+            assert!(!ran.load(std::sync::atomic::Ordering::Relaxed));
+            work();
+        });
+        assert!(ran.into_inner());
     }
 }

@@ -10,10 +10,10 @@ use sha1dc_wasm::Digest;
 
 use crate::entry::EntryKind;
 use crate::error::{IndexError, Mismatch, Problem};
-use crate::hashing::{Batcher, FileDamage};
+use crate::hashing::Batcher;
 use crate::idx::Index;
 use crate::pack::{self, EntryTable, NONE, PackData};
-use crate::report::{Outlet, OwnedEvent};
+use crate::report::{FileDamage, Outlet, OwnedEvent};
 use crate::walk::{Children, Round, Walker};
 use crate::{Options, Source, bundle, layout, loose, threads};
 
