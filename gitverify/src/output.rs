@@ -93,6 +93,19 @@ pub fn json(summary: &Summary, alternates: &[PathBuf], content: bool) -> String 
     )
 }
 
+/// The note for an objects directory the sources borrow from
+/// (`objects/info/alternates`), which is not verified.
+pub fn alternate_note(alternate: &std::path::Path) -> String {
+    format!(
+        "note: objects borrowed from {} (objects/info/alternates) are not verified; name it to verify it",
+        alternate.display()
+    )
+}
+
+/// After a finding: how to find what reaches a flagged object.
+pub const FIND_OBJECT_HINT: &str =
+    "to find the commits and paths that reach an object: git log --all --find-object=ID --raw";
+
 /// The closing summary of the text form.
 pub fn summary_line(summary: &Summary) -> String {
     let c = &summary.counts;

@@ -67,10 +67,7 @@ fn run(args: args::Args) -> i32 {
             eprintln!("git-sha1dc: {}", d.problem);
         }
         for alternate in alternates.iter().filter(|_| !args.quiet) {
-            eprintln!(
-                "git-sha1dc: note: objects borrowed from {} (objects/info/alternates) are not verified; name it to verify it",
-                alternate.display()
-            );
+            eprintln!("git-sha1dc: {}", output::alternate_note(alternate));
         }
     }
     let mut progress =
@@ -100,9 +97,7 @@ fn run(args: args::Args) -> i32 {
     } else if !args.quiet {
         eprintln!("git-sha1dc: {}", output::summary_line(&summary));
         if !summary.findings.is_empty() {
-            eprintln!(
-                "git-sha1dc: to find the commits and paths that reach an object: git log --all --find-object=ID --raw"
-            );
+            eprintln!("git-sha1dc: {}", output::FIND_OBJECT_HINT);
         }
     }
     summary.exit_code()
