@@ -6,6 +6,7 @@ use std::path::Path;
 use std::rc::Rc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
+use std::thread::Builder;
 
 use sha1dc_wasm::Digest;
 use sha1dc_wasm::git::ObjectKind;
@@ -184,7 +185,7 @@ pub(crate) fn scan(
             .filter_map(|_| {
                 let (rx, out) = (Arc::clone(&rx), out.clone());
                 let hash = move || hash_bundles(&rx, Batcher::new(options.content, out, file));
-                threads::try_spawn(scope, hash).ok()
+                threads::try_spawn(Builder::new(), scope, hash).ok()
             })
             .collect();
         if hashers.is_empty() {

@@ -4,7 +4,7 @@
 //! threads) its work is done on the calling thread instead of failing.
 
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::{Scope, ScopedJoinHandle};
+use std::thread::{Builder, Scope, ScopedJoinHandle};
 
 /// Work started on a scoped thread, or already done on this one.
 pub enum Started<'scope, T> {
@@ -34,28 +34,17 @@ where
     F: FnOnce() -> T + Send + 'scope,
     T: Send + 'scope,
 {
-    match try_spawn(scope, work) {
+    match try_spawn(Builder::new(), scope, work) {
         Ok(handle) => Started::Thread(handle),
         Err(work) => Started::Here(work()),
     }
 }
 
-/// Starts `work` on a thread of `scope`, or hands it back where the system
-/// refuses the thread (for a caller that does something else then).
+/// Starts `work` on a thread `builder` makes (named, sized, or
+/// `Builder::new()`) in `scope`, or hands it back where the system refuses
+/// the thread (for a caller that does something else then).
 pub fn try_spawn<'scope, T, F>(
-    scope: &'scope Scope<'scope, '_>,
-    work: F,
-) -> Result<ScopedJoinHandle<'scope, T>, F>
-where
-    F: FnOnce() -> T + Send + 'scope,
-    T: Send + 'scope,
-{
-    try_spawn_on(std::thread::Builder::new(), scope, work)
-}
-
-/// [`try_spawn`] with the thread `builder` makes.
-fn try_spawn_on<'scope, T, F>(
-    builder: std::thread::Builder,
+    builder: Builder,
     scope: &'scope Scope<'scope, '_>,
     work: F,
 ) -> Result<ScopedJoinHandle<'scope, T>, F>
@@ -89,7 +78,7 @@ mod tests {
         std::thread::scope(|scope| {
             let started = spawn_or_run(scope, add);
             assert!(started.join() >= 100);
-            match try_spawn(scope, add) {
+            match try_spawn(Builder::new(), scope, add) {
                 Ok(handle) => assert!(handle.join().unwrap() >= 100),
                 Err(work) => assert!(work() >= 100),
             }
@@ -104,8 +93,8 @@ mod tests {
         let ran = std::sync::atomic::AtomicBool::new(false);
         let work = || ran.store(true, std::sync::atomic::Ordering::Relaxed);
         std::thread::scope(|scope| {
-            let huge = std::thread::Builder::new().stack_size(usize::MAX / 2);
-            let back = try_spawn_on(huge, scope, work);
+            let huge = Builder::new().stack_size(usize::MAX / 2);
+            let back = try_spawn(huge, scope, work);
             let Err(work) = back else {
                 panic!("a thread with a stack of half the address space started")
             };
