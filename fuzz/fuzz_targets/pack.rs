@@ -19,7 +19,7 @@ fn run(data: &[u8], threads: usize) -> Summary {
         ..Options::default()
     };
     let mut summary = Summary::default();
-    gitverify::verify_pack_bytes(data.to_vec(), &options, &mut |e| summary.add(e));
+    gitverify::verify_pack_bytes(data, &options, &mut |e| summary.add(e));
     summary.sort();
     summary
 }

@@ -2,16 +2,18 @@
 //! prerequisites and refs, one per line, ended by an empty line), then a
 //! pack.
 
+use crate::error::BundleError;
+
 /// Where the pack starts in a bundle whose first bytes are `head`
 /// (`None`: its header does not end within them), or why it is not one
 /// this command can verify.
-pub fn pack_start(head: &[u8]) -> Result<Option<usize>, String> {
+pub fn pack_start(head: &[u8]) -> Result<Option<usize>, BundleError> {
     let rest = if let Some(r) = head.strip_prefix(b"# v2 git bundle\n") {
         r
     } else if let Some(r) = head.strip_prefix(b"# v3 git bundle\n") {
         r
     } else {
-        return Err("not a git bundle (no v2 or v3 signature)".into());
+        return Err(BundleError::NotABundle);
     };
     let mut at = head.len() - rest.len();
     while let Some(line_end) = head[at..].iter().position(|&b| b == b'\n') {
@@ -22,10 +24,8 @@ pub fn pack_start(head: &[u8]) -> Result<Option<usize>, String> {
         // A v3 capability: the hash naming the objects.
         if let Some(format) = line.strip_prefix(b"@object-format=") {
             if format != b"sha1" {
-                return Err(format!(
-                    "a bundle of {} objects (@object-format): not named by SHA-1, nothing for SHA-1 collision detection to check",
-                    String::from_utf8_lossy(format)
-                ));
+                let format = String::from_utf8_lossy(format).into_owned();
+                return Err(BundleError::ObjectFormat(format));
             }
         }
         at += line_end + 1;
@@ -34,28 +34,23 @@ pub fn pack_start(head: &[u8]) -> Result<Option<usize>, String> {
 }
 
 /// Where the pack starts in the bundle file at `path`.
-pub fn read_header(path: &std::path::Path) -> Result<u64, String> {
+pub fn read_header(path: &std::path::Path) -> Result<u64, BundleError> {
     use std::io::Read;
-    let file = crate::open_regular(path).map_err(|e| format!("cannot be read: {e}"))?;
+    let unreadable = |e: std::io::Error| BundleError::Unreadable(e.into());
+    let file = crate::open_regular(path).map_err(unreadable)?;
     // A header of refs can be long, but not longer than the file.
     let mut head = Vec::new();
     let mut reader = file.take(64 << 20);
     loop {
         let mut chunk = [0u8; 65536];
-        let n = reader
-            .read(&mut chunk)
-            .map_err(|e| format!("cannot be read: {e}"))?;
+        let n = reader.read(&mut chunk).map_err(unreadable)?;
         head.extend_from_slice(&chunk[..n]);
         if head.len() >= 16 && !is_bundle(&head) {
-            return Err("not a git bundle (no v2 or v3 signature)".into());
+            return Err(BundleError::NotABundle);
         }
         match pack_start(&head) {
             Ok(Some(at)) => return Ok(at as u64),
-            Ok(None) if n == 0 => {
-                return Err(
-                    "the bundle's header does not end (no empty line before its pack)".into(),
-                );
-            }
+            Ok(None) if n == 0 => return Err(BundleError::Unterminated),
             Err(e) if head.len() >= 16 || n == 0 => return Err(e),
             _ => {}
         }
@@ -69,6 +64,8 @@ pub fn is_bundle(head: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use crate::error::BundleError;
+
     #[test]
     fn header() {
         let b = b"# v2 git bundle\n0123 refs/heads/main\n\nPACK";
@@ -78,6 +75,9 @@ mod tests {
         let v3 = b"# v3 git bundle\n@object-format=sha1\n0123 refs/heads/main\n\nPACK";
         assert_eq!(super::pack_start(v3), Ok(Some(v3.len() - 4)));
         let sha256 = b"# v3 git bundle\n@object-format=sha256\n0123 refs/heads/main\n\nPACK";
-        assert!(super::pack_start(sha256).unwrap_err().contains("sha256"));
+        assert_eq!(
+            super::pack_start(sha256),
+            Err(BundleError::ObjectFormat("sha256".into()))
+        );
     }
 }

@@ -8,13 +8,30 @@ pub enum DeltaError {
     /// The delta ends within its sizes or an instruction.
     Truncated,
     /// The delta was made for a base of another size.
-    BaseSize { declared: u64, actual: u64 },
+    BaseSize {
+        /// The base size the delta declares.
+        declared: u64,
+        /// The base's size.
+        actual: u64,
+    },
     /// A copy reaching past the base's end.
-    CopyOutOfBase { offset: u64, len: u64, base: u64 },
+    CopyOutOfBase {
+        /// Where the copy starts in the base.
+        offset: u64,
+        /// The bytes it copies.
+        len: u64,
+        /// The base's size.
+        base: u64,
+    },
     /// Instruction 0, which git reserves.
     ReservedInstruction,
     /// The instructions write more or fewer bytes than the declared size.
-    ResultSize { declared: u64, actual: u64 },
+    ResultSize {
+        /// The result size the delta declares.
+        declared: u64,
+        /// The bytes written (at least).
+        actual: u64,
+    },
     /// The declared result cannot be held in memory.
     TooLarge(u64),
 }
@@ -64,6 +81,28 @@ fn varint(delta: &[u8], at: &mut usize) -> Result<u64, DeltaError> {
     }
 }
 
+/// A copy instruction's range of the base: the bits of `op` say which
+/// of its offset's 4 and length's 3 bytes follow (a length of 0 is 64 KiB).
+fn copy_range(op: u8, delta: &[u8], at: &mut usize) -> Result<(u64, u64), DeltaError> {
+    let mut byte_if = |bit: u8| -> Result<u64, DeltaError> {
+        if op & bit == 0 {
+            return Ok(0);
+        }
+        let b = *delta.get(*at).ok_or(DeltaError::Truncated)?;
+        *at += 1;
+        Ok(u64::from(b))
+    };
+    let mut offset = 0u64;
+    for i in 0..4 {
+        offset |= byte_if(1 << i)? << (8 * i);
+    }
+    let mut len = 0u64;
+    for i in 0..3 {
+        len |= byte_if(0x10 << i)? << (8 * i);
+    }
+    Ok((offset, if len == 0 { 0x10000 } else { len }))
+}
+
 /// Applies `delta` to `base` into `out` (cleared first).
 pub fn apply(base: &[u8], delta: &[u8], out: &mut Vec<u8>) -> Result<(), DeltaError> {
     let mut at = 0;
@@ -97,26 +136,7 @@ pub fn apply(base: &[u8], delta: &[u8], out: &mut Vec<u8>) -> Result<(), DeltaEr
         let op = delta[at];
         at += 1;
         if op & 0x80 != 0 {
-            // Copy: the bits of `op` say which offset and size bytes follow.
-            let mut offset = 0u64;
-            let mut len = 0u64;
-            for i in 0..4 {
-                if op & (1 << i) != 0 {
-                    let b = *delta.get(at).ok_or(DeltaError::Truncated)?;
-                    at += 1;
-                    offset |= u64::from(b) << (8 * i);
-                }
-            }
-            for i in 0..3 {
-                if op & (0x10 << i) != 0 {
-                    let b = *delta.get(at).ok_or(DeltaError::Truncated)?;
-                    at += 1;
-                    len |= u64::from(b) << (8 * i);
-                }
-            }
-            if len == 0 {
-                len = 0x10000;
-            }
+            let (offset, len) = copy_range(op, delta, &mut at)?;
             let end = offset + len;
             if end > base.len() as u64 {
                 return Err(DeltaError::CopyOutOfBase {

@@ -1,6 +1,7 @@
 //! A pack entry's header: its type, its declared (inflated) size and, for a
 //! delta, where its base is. Parsed from the bytes at the entry's offset.
 
+use sha1dc_wasm::Digest;
 use sha1dc_wasm::git::ObjectKind;
 
 /// What an entry stores: a whole object, or a delta against a base.
@@ -11,7 +12,43 @@ pub enum Stored {
     /// OFS_DELTA: a delta against the entry at this (earlier) offset.
     OfsDelta(u64),
     /// REF_DELTA: a delta against the object with this id.
-    RefDelta([u8; 20]),
+    RefDelta(Digest),
+}
+
+impl Stored {
+    /// What is stored, without where the base is.
+    pub fn kind(&self) -> EntryKind {
+        match self {
+            Stored::Whole(kind) => EntryKind::Whole(*kind),
+            Stored::OfsDelta(_) => EntryKind::OfsDelta,
+            Stored::RefDelta(_) => EntryKind::RefDelta,
+        }
+    }
+}
+
+/// What an entry stores, as the layout keeps it for every entry (one
+/// byte; where a delta's base is, the layout links separately).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    /// A whole object of this kind.
+    Whole(ObjectKind),
+    /// A delta against an earlier entry.
+    OfsDelta,
+    /// A delta against an object named by id.
+    RefDelta,
+    /// An entry whose header parsed but whose base could not be placed
+    /// (its damage is reported): nothing is made of it.
+    Damaged,
+}
+
+impl EntryKind {
+    /// The kind of a whole object.
+    pub fn whole(self) -> Option<ObjectKind> {
+        match self {
+            EntryKind::Whole(kind) => Some(kind),
+            _ => None,
+        }
+    }
 }
 
 /// A parsed entry header.
@@ -97,7 +134,7 @@ pub fn parse(bytes: &[u8], offset: u64) -> Result<EntryHeader, HeaderError> {
         7 => {
             let id = bytes.get(at..at + 20).ok_or(HeaderError::Truncated)?;
             at += 20;
-            Stored::RefDelta(id.try_into().expect("20 bytes"))
+            Stored::RefDelta(Digest::try_from(id).expect("20 bytes"))
         }
         t => return Err(HeaderError::UnknownType(t)),
     };
@@ -106,16 +143,6 @@ pub fn parse(bytes: &[u8], offset: u64) -> Result<EntryHeader, HeaderError> {
         size,
         len: at,
     })
-}
-
-/// The kind's number in a pack (1 commit, 2 tree, 3 blob, 4 tag).
-pub fn type_number(kind: ObjectKind) -> u8 {
-    match kind {
-        ObjectKind::Commit => 1,
-        ObjectKind::Tree => 2,
-        ObjectKind::Blob => 3,
-        ObjectKind::Tag => 4,
-    }
 }
 
 /// The kind named in a loose object's header.

@@ -5,12 +5,13 @@
 
 use std::path::Path;
 use std::rc::Rc;
-use std::sync::mpsc::Sender;
 
 use sha1dc_wasm::git::{ObjectKind, ObjectOutcome};
 use sha1dc_wasm::{Builder, Digest, DisturbanceVector, Outcome};
 
-use crate::report::{Check, Damage, Finding, Verified};
+use crate::error::Problem;
+use crate::processor::Processor;
+use crate::report::{Check, FileDamage, Finding, Outlet, OwnedEvent, Verified};
 
 /// An object at least this large is hashed on its own stream: the batch
 /// gains nothing once one lane's message is most of the work.
@@ -19,14 +20,6 @@ const ALONE: usize = 1 << 20;
 const BATCH_OBJECTS: usize = 128;
 /// ...or this many bytes.
 const BATCH_BYTES: usize = 4 << 20;
-
-/// What the workers send the thread that reports.
-pub(crate) enum Message {
-    Source(std::path::PathBuf, u64),
-    Verified(Vec<Verified>),
-    Finding(Finding),
-    Damage(Damage),
-}
 
 /// A flagged block: its offset in the content and its disturbance vector.
 type Flag = Option<(u64, DisturbanceVector)>;
@@ -59,9 +52,9 @@ pub(crate) struct Batcher<'a> {
     buckets: [Vec<Pending>; 4],
     bytes: [usize; 4],
     /// (entry, id) of every object hashed since the walk last took them.
-    pub(crate) done: Vec<(u32, [u8; 20])>,
+    pub(crate) done: Vec<(u32, Digest)>,
     verified: Vec<Verified>,
-    out: Sender<Message>,
+    out: Outlet<'a>,
     file: &'a Path,
 }
 
@@ -82,7 +75,7 @@ const KINDS: [ObjectKind; 4] = [
 ];
 
 impl<'a> Batcher<'a> {
-    pub(crate) fn new(content_check: bool, out: Sender<Message>, file: &'a Path) -> Self {
+    pub(crate) fn new(content_check: bool, out: Outlet<'a>, file: &'a Path) -> Self {
         Batcher {
             builder: Builder::default(),
             alone: ALONE,
@@ -93,30 +86,6 @@ impl<'a> Batcher<'a> {
             verified: Vec::new(),
             out,
             file,
-        }
-    }
-
-    /// Hashes `content` as an object of `kind`, now or with its batch.
-    pub(crate) fn add(
-        &mut self,
-        entry: u32,
-        pack_offset: Option<u64>,
-        kind: ObjectKind,
-        content: Rc<Vec<u8>>,
-    ) {
-        if content.len() >= self.alone {
-            self.alone(entry, pack_offset, kind, &content);
-            return;
-        }
-        let s = slot(kind);
-        self.bytes[s] += content.len();
-        self.buckets[s].push(Pending {
-            entry,
-            pack_offset,
-            content,
-        });
-        if self.buckets[s].len() >= BATCH_OBJECTS || self.bytes[s] >= BATCH_BYTES {
-            self.flush_kind(s);
         }
     }
 
@@ -165,7 +134,7 @@ impl<'a> Batcher<'a> {
         id: Digest,
         (object, content): (Flag, Flag),
     ) {
-        self.done.push((entry, id.into()));
+        self.done.push((entry, id));
         self.verified.push(Verified {
             id,
             kind,
@@ -184,7 +153,8 @@ impl<'a> Batcher<'a> {
         };
         for (check, flag) in [(Check::Object, object), (Check::Content, content)] {
             if let Some((offset, dv)) = flag {
-                let _ = self.out.send(Message::Finding(finding(check, offset, dv)));
+                self.out
+                    .send(OwnedEvent::Finding(finding(check, offset, dv)));
             }
         }
         if self.verified.len() >= 4096 {
@@ -195,43 +165,47 @@ impl<'a> Batcher<'a> {
     fn send_verified(&mut self) {
         if !self.verified.is_empty() {
             let batch = std::mem::take(&mut self.verified);
-            let _ = self.out.send(Message::Verified(batch));
+            self.out.send(OwnedEvent::Verified(batch));
+        }
+    }
+}
+
+/// The batcher is what the traversals hand their objects to.
+impl Processor for Batcher<'_> {
+    /// Hashes `content` as an object of `kind`, now or with its batch.
+    fn object(
+        &mut self,
+        entry: u32,
+        pack_offset: Option<u64>,
+        kind: ObjectKind,
+        content: Rc<Vec<u8>>,
+    ) {
+        if content.len() >= self.alone {
+            self.alone(entry, pack_offset, kind, &content);
+            return;
+        }
+        let s = slot(kind);
+        self.bytes[s] += content.len();
+        self.buckets[s].push(Pending {
+            entry,
+            pack_offset,
+            content,
+        });
+        if self.buckets[s].len() >= BATCH_OBJECTS || self.bytes[s] >= BATCH_BYTES {
+            self.flush_kind(s);
         }
     }
 
+    fn damage(&mut self, offset: Option<u64>, id: Option<Digest>, problem: Problem) {
+        FileDamage::new(self.out.clone(), self.file).report(offset, id, problem);
+    }
+
     /// Hashes everything waiting and sends the reports on.
-    pub(crate) fn flush(&mut self) {
+    fn finish(&mut self) {
         for s in 0..4 {
             self.flush_kind(s);
         }
         self.send_verified();
-    }
-
-    /// Reports damage.
-    pub(crate) fn damage(&self, offset: Option<u64>, id: Option<[u8; 20]>, message: String) {
-        Reporter::new(self.out.clone(), self.file).damage(offset, id, message);
-    }
-}
-
-/// Damage reported for one file.
-pub(crate) struct Reporter<'a> {
-    out: Sender<Message>,
-    file: &'a Path,
-}
-
-impl<'a> Reporter<'a> {
-    pub(crate) fn new(out: Sender<Message>, file: &'a Path) -> Self {
-        Reporter { out, file }
-    }
-
-    /// Reports damage at `offset` (in a pack), of object `id`.
-    pub(crate) fn damage(&self, offset: Option<u64>, id: Option<[u8; 20]>, message: String) {
-        let _ = self.out.send(Message::Damage(Damage {
-            file: self.file.to_path_buf(),
-            offset,
-            id: id.map(Into::into),
-            message,
-        }));
     }
 }
 
@@ -243,10 +217,10 @@ mod tests {
 
     const PDF: &[u8] = include_bytes!("../../tests/data/shattered-1.pdf");
 
-    fn findings(rx: &std::sync::mpsc::Receiver<Message>) -> Vec<Finding> {
+    fn findings(rx: &std::sync::mpsc::Receiver<OwnedEvent>) -> Vec<Finding> {
         rx.try_iter()
             .filter_map(|m| match m {
-                Message::Finding(f) => Some(f),
+                OwnedEvent::Finding(f) => Some(f),
                 _ => None,
             })
             .collect()
@@ -258,7 +232,7 @@ mod tests {
     #[test]
     fn an_object_flag_is_reported_as_the_object_check() {
         let (tx, rx) = channel();
-        let mut batcher = Batcher::new(false, tx, Path::new("p.pack"));
+        let mut batcher = Batcher::new(false, Outlet::Channel(tx), Path::new("p.pack"));
         let dv = DisturbanceVector::by_index(3).unwrap();
         let id = sha1dc_wasm::hash(b"x").sha1();
         batcher.record(
@@ -269,7 +243,7 @@ mod tests {
             id,
             (Some((320, dv)), None),
         );
-        batcher.flush();
+        batcher.finish();
         let found = findings(&rx);
         assert_eq!(found.len(), 1);
         let f = &found[0];
@@ -281,7 +255,7 @@ mod tests {
             (f.pack_offset, f.file.as_path()),
             (Some(1234), Path::new("p.pack"))
         );
-        assert_eq!(batcher.done, [(7, id.into())]);
+        assert_eq!(batcher.done, [(7, id)]);
     }
 
     /// A SHAttered PDF as a blob, on both paths (batched, and alone on its
@@ -291,16 +265,12 @@ mod tests {
     fn both_paths_give_git_ids_and_the_content_flag() {
         for alone in [usize::MAX, 0] {
             let (tx, rx) = channel();
-            let mut batcher = Batcher::new(true, tx, Path::new("p"));
+            let mut batcher = Batcher::new(true, Outlet::Channel(tx), Path::new("p"));
             batcher.alone = alone;
-            batcher.add(0, None, ObjectKind::Blob, Rc::new(PDF.to_vec()));
-            batcher.add(1, None, ObjectKind::Blob, Rc::new(b"hello\n".to_vec()));
-            batcher.flush();
-            let ids: Vec<String> = batcher
-                .done
-                .iter()
-                .map(|(_, id)| Digest::from(*id).to_string())
-                .collect();
+            batcher.object(0, None, ObjectKind::Blob, Rc::new(PDF.to_vec()));
+            batcher.object(1, None, ObjectKind::Blob, Rc::new(b"hello\n".to_vec()));
+            batcher.finish();
+            let ids: Vec<String> = batcher.done.iter().map(|(_, id)| id.to_string()).collect();
             // `git hash-object tests/data/shattered-1.pdf`, `echo hello | git hash-object --stdin`
             assert_eq!(
                 ids,

@@ -11,31 +11,41 @@
 //! ```no_run
 //! let summary = gitverify::verify_path(".".as_ref(), &gitverify::Options::default())?;
 //! println!("{} objects, {} collisions", summary.counts.total(), summary.findings.len());
-//! # Ok::<(), String>(())
+//! # Ok::<(), gitverify::SourceError>(())
 //! ```
 #![deny(missing_docs)]
 
 mod bundle;
 mod delta;
 pub mod entry;
+mod error;
 mod hashing;
 mod idx;
 pub mod inflate;
 mod layout;
 mod loose;
+pub mod output;
 mod pack;
+mod processor;
 mod report;
 mod sources;
+pub mod threads;
 mod verify;
 mod walk;
 
 use std::path::Path;
 use std::sync::mpsc::channel;
 
-pub use report::{Check, Counts, Damage, Event, Finding, Summary, Verified};
+pub use delta::DeltaError;
+pub use error::{
+    BundleError, EntryError, IndexError, IoError, LooseError, Mismatch, PackHeaderError, Problem,
+    SourceError,
+};
+pub use pack::ByteSource;
+pub use report::{Check, Counts, Damage, Event, Finding, Sink, Summary, Verified};
 pub use sources::{Source, alternates, current_sources, sources};
 
-use hashing::Message;
+use report::{Outlet, OwnedEvent};
 
 // The README's Rust example compiles as a doctest.
 #[cfg(doctest)]
@@ -98,40 +108,52 @@ impl Options {
     }
 }
 
-/// Verifies `sources`, calling `on_event` (on this thread) for each object
-/// verified, collision found and damage found, as they are.
+/// Verifies `sources` on worker threads (as many as [`Options::threads`]
+/// says), calling `on_event` on this thread for each object verified,
+/// collision found and damage found, as they are.
 pub fn verify(sources: &[Source], options: &Options, on_event: &mut dyn FnMut(&Event)) {
-    let (tx, rx) = channel::<Message>();
-    let produce = |tx: &std::sync::mpsc::Sender<Message>| {
+    with_threads(on_event, |out| {
         for source in sources {
-            source.verify(options, tx);
-        }
-    };
-    std::thread::scope(|scope| {
-        let sent = tx.clone();
-        let spawn = std::thread::Builder::new().spawn_scoped(scope, move || produce(&sent));
-        // Where the system refuses a thread, the sources are verified
-        // first and the events follow.
-        if spawn.is_err() {
-            produce(&tx);
-        }
-        drop(tx);
-        for message in rx {
-            match &message {
-                Message::Source(file, objects) => on_event(&Event::Source {
-                    file,
-                    objects: *objects,
-                }),
-                Message::Verified(v) => on_event(&Event::Verified(v)),
-                Message::Finding(f) => on_event(&Event::Finding(f)),
-                Message::Damage(d) => on_event(&Event::Damage(d)),
-            }
+            verify::verify_source(source, options, out);
         }
     });
 }
 
+/// Verifies `sources` on this thread alone, starting no thread at all
+/// (for a WebAssembly instance without threads): `sink` takes each event
+/// as it happens, the same events [`verify`] reports. [`Options::threads`]
+/// is not used.
+pub fn verify_without_threads(sources: &[Source], options: &Options, sink: &mut dyn Sink) {
+    let options = Options {
+        threads: 1,
+        ..options.clone()
+    };
+    let sink = std::sync::Mutex::new(sink);
+    let deliver = |event| report::deliver_to(&sink, event);
+    let out = Outlet::Direct(&deliver);
+    for source in sources {
+        verify::verify_source(source, &options, &out);
+    }
+}
+
+/// `produce` run on a thread of its own, its events passed to `on_event`
+/// on this thread as they come.
+fn with_threads(on_event: &mut dyn FnMut(&Event), produce: impl FnOnce(&Outlet) + Send) {
+    let (tx, rx) = channel::<OwnedEvent>();
+    let out = Outlet::Channel(tx);
+    std::thread::scope(|scope| {
+        // Where the system refuses a thread, the sources are verified
+        // first and the events follow.
+        let producer = threads::spawn_or_run(scope, move || produce(&out));
+        for event in rx {
+            on_event(&event.event());
+        }
+        producer.join();
+    });
+}
+
 /// Verifies what `path` names (see [`sources`]) in one call.
-pub fn verify_path(path: &Path, options: &Options) -> Result<Summary, String> {
+pub fn verify_path(path: &Path, options: &Options) -> Result<Summary, SourceError> {
     let sources = sources(path)?;
     let mut summary = Summary::default();
     verify(&sources, options, &mut |e| summary.add(e));
@@ -139,8 +161,21 @@ pub fn verify_path(path: &Path, options: &Options) -> Result<Summary, String> {
     Ok(summary)
 }
 
+/// Verifies a pack read from `pack` (a file, bytes in memory), with no
+/// index, named `name` in the reports.
+pub fn verify_pack_from(
+    pack: impl ByteSource,
+    name: &Path,
+    options: &Options,
+    on_event: &mut dyn FnMut(&Event),
+) {
+    let data = pack::PackData::new(pack);
+    with_threads(on_event, |out| {
+        verify::verify_pack(&data, name, None, options, out);
+    });
+}
+
 /// Verifies a pack held in memory, with no index (the fuzz target's entry).
-pub fn verify_pack_bytes(pack: Vec<u8>, options: &Options, on_event: &mut dyn FnMut(&Event)) {
-    let source = Source::Bytes(pack);
-    verify(std::slice::from_ref(&source), options, on_event);
+pub fn verify_pack_bytes(pack: &[u8], options: &Options, on_event: &mut dyn FnMut(&Event)) {
+    verify_pack_from(pack, Path::new("<memory>"), options, on_event);
 }

@@ -3,16 +3,21 @@
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::mpsc::Sender;
+
+use sha1dc_wasm::Digest;
+use sha1dc_wasm::git::ObjectKind;
 
 use crate::Options;
 use crate::entry;
-use crate::hashing::{Batcher, Message, Reporter};
+use crate::error::{LooseError, Problem};
+use crate::hashing::Batcher;
 use crate::inflate::Inflater;
+use crate::processor::Processor;
+use crate::report::{FileDamage, Outlet, OwnedEvent};
 
 /// Every loose object under `objects` (the `xx/` directories), in name
 /// order, and how many files there are named by 64-digit (SHA-256) ids.
-fn list(objects: &Path) -> (Vec<(PathBuf, [u8; 20])>, usize) {
+fn list(objects: &Path) -> (Vec<(PathBuf, Digest)>, u64) {
     let (mut out, mut sha256) = (Vec::new(), 0);
     let Ok(dirs) = std::fs::read_dir(objects) else {
         return (out, sha256);
@@ -33,11 +38,11 @@ fn list(objects: &Path) -> (Vec<(PathBuf, [u8; 20])>, usize) {
             let name = f.file_name();
             if let Some(rest) = name.to_str().filter(|n| is_hex(n, 38)) {
                 let hex = format!("{prefix}{rest}");
-                if let Ok(id) = hex.parse::<sha1dc_wasm::Digest>() {
-                    out.push((f.path(), id.into()));
+                if let Ok(id) = hex.parse::<Digest>() {
+                    out.push((f.path(), id));
                 }
             }
-            sha256 += usize::from(name.to_str().is_some_and(|n| is_hex(n, 62)));
+            sha256 += u64::from(name.to_str().is_some_and(|n| is_hex(n, 62)));
         }
     }
     (out, sha256)
@@ -48,51 +53,57 @@ fn is_hex(name: &str, len: usize) -> bool {
 }
 
 /// Parses an inflated loose object: its kind and content.
-fn parse(raw: &[u8]) -> Result<(sha1dc_wasm::git::ObjectKind, &[u8]), String> {
+fn parse(raw: &[u8]) -> Result<(ObjectKind, &[u8]), LooseError> {
     let nul = raw
         .iter()
         .take(32)
         .position(|&b| b == 0)
-        .ok_or("no `<type> <len>` header")?;
+        .ok_or(LooseError::NoHeader)?;
     let header = &raw[..nul];
     let space = header
         .iter()
         .position(|&b| b == b' ')
-        .ok_or("no `<type> <len>` header")?;
-    let kind = entry::kind_by_name(&header[..space]).ok_or_else(|| {
-        format!(
-            "unknown object type {:?}",
-            String::from_utf8_lossy(&header[..space])
-        )
-    })?;
-    let len: u64 = std::str::from_utf8(&header[space + 1..])
+        .ok_or(LooseError::NoHeader)?;
+    let name = &header[..space];
+    let kind = entry::kind_by_name(name)
+        .ok_or_else(|| LooseError::UnknownType(String::from_utf8_lossy(name).into_owned()))?;
+    let declared: u64 = std::str::from_utf8(&header[space + 1..])
         .ok()
         .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|s| s.parse().ok())
-        .ok_or("its header's length is not a number")?;
+        .ok_or(LooseError::BadLength)?;
     let content = &raw[nul + 1..];
-    if content.len() as u64 != len {
-        return Err(format!(
-            "its header says {len} bytes, it holds {}",
-            content.len()
-        ));
+    if content.len() as u64 != declared {
+        let actual = content.len() as u64;
+        return Err(LooseError::Length { declared, actual });
     }
     Ok((kind, content))
 }
 
+/// Reads and inflates one loose object's file into `raw`.
+fn read(path: &Path, inflater: &mut Inflater, raw: &mut Vec<u8>) -> Result<(), Problem> {
+    let bytes = crate::read_regular(path).map_err(|e| Problem::Unreadable(e.into()))?;
+    let corrupt = Problem::CorruptLoose;
+    match inflater.inflate_any(&bytes, raw) {
+        Err(e) => Err(corrupt(LooseError::Inflate(e))),
+        // As `git fsck`: git writes nothing after the stream.
+        Ok(used) if used < bytes.len() => {
+            Err(corrupt(LooseError::TrailingBytes(bytes.len() - used)))
+        }
+        Ok(_) => Ok(()),
+    }
+}
+
 /// Verifies every loose object under `objects`; its id must be its name.
-pub fn verify_loose(objects: &Path, options: &Options, out: &Sender<Message>) {
+pub fn verify_loose(objects: &Path, options: &Options, out: &Outlet<'_>) {
     let (objects_list, sha256) = list(objects);
     if sha256 > 0 {
-        let message = format!(
-            "{sha256} loose objects named by SHA-256 ids (a SHA-256 repository's): not verified"
-        );
-        Reporter::new(out.clone(), objects).damage(None, None, message);
+        FileDamage::new(out.clone(), objects).report(None, None, Problem::Sha256Loose(sha256));
     }
     if objects_list.is_empty() {
         return;
     }
-    let _ = out.send(Message::Source(
+    out.send(OwnedEvent::Source(
         objects.to_path_buf(),
         objects_list.len() as u64,
     ));
@@ -100,47 +111,23 @@ pub fn verify_loose(objects: &Path, options: &Options, out: &Sender<Message>) {
     let mut batcher = Batcher::new(options.content, out.clone(), objects);
     let mut raw = Vec::new();
     for (i, (path, _)) in objects_list.iter().enumerate() {
-        let report = Reporter::new(out.clone(), path);
-        let bytes = match crate::read_regular(path) {
-            Ok(b) => b,
-            Err(e) => {
-                report.damage(None, None, format!("cannot be read: {e}"));
-                continue;
-            }
-        };
-        match inflater.inflate_any(&bytes, &mut raw) {
-            Err(e) => {
-                report.damage(None, None, format!("corrupt loose object: {e}"));
-                continue;
-            }
-            // As `git fsck`: git writes nothing after the stream.
-            Ok(used) if used < bytes.len() => {
-                let extra = bytes.len() - used;
-                let message = format!("corrupt loose object: {extra} bytes after its zlib stream");
-                report.damage(None, None, message);
-                continue;
-            }
-            Ok(_) => {}
-        }
-        match parse(&raw) {
-            Ok((kind, content)) => batcher.add(i as u32, None, kind, Rc::new(content.to_vec())),
-            Err(e) => report.damage(None, None, format!("corrupt loose object: {e}")),
+        let report = FileDamage::new(out.clone(), path);
+        let made = read(path, &mut inflater, &mut raw)
+            .and_then(|()| parse(&raw).map_err(Problem::CorruptLoose));
+        match made {
+            Ok((kind, content)) => batcher.object(i as u32, None, kind, Rc::new(content.to_vec())),
+            Err(problem) => report.report(None, None, problem),
         }
     }
-    batcher.flush();
-    for (i, id) in std::mem::take(&mut batcher.done) {
+    batcher.finish();
+    for (i, hashed) in std::mem::take(&mut batcher.done) {
         let (path, named) = &objects_list[i as usize];
-        if id != *named {
-            let report = Reporter::new(out.clone(), path);
-            report.damage(
-                None,
-                Some(id),
-                format!(
-                    "the file is named {} but its content hashes to {}",
-                    crate::report::hex(named),
-                    crate::report::hex(&id)
-                ),
-            );
+        if hashed != *named {
+            let problem = Problem::MisnamedLoose {
+                named: *named,
+                hashed,
+            };
+            FileDamage::new(out.clone(), path).report(None, Some(hashed), problem);
         }
     }
 }

@@ -9,29 +9,86 @@ use std::path::Path;
 
 use sha1dc_wasm::git::ObjectKind;
 
-use crate::entry::{self, Stored};
+use sha1dc_wasm::Digest;
 
-/// Where a pack's bytes are.
-enum Backing {
-    /// A file, read with positional reads (no mapping: the pages a
-    /// verification reads stay in the page cache, not in its memory).
-    File(File),
-    /// Bytes in memory (tests, the fuzz target).
-    Bytes(Vec<u8>),
+use crate::entry::{self, EntryKind, Stored};
+use crate::error::{EntryError, PackHeaderError};
+
+/// Bytes read by position: what a pack is read from. A [`File`] reads
+/// with positional reads (no mapping: the pages a verification reads
+/// stay in the page cache, not in its memory); bytes in memory (a
+/// `Vec<u8>`, a `&[u8]`: the fuzz target, a page's dropped file) are
+/// copied from.
+pub trait ByteSource: Send + Sync {
+    /// Its length in bytes.
+    fn len(&self) -> u64;
+    /// Whether it holds no bytes.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Fills `buf` with the bytes from `at` on; an error if there are
+    /// fewer.
+    fn read_at(&self, at: u64, buf: &mut [u8]) -> std::io::Result<()>;
+}
+
+impl ByteSource for File {
+    fn len(&self) -> u64 {
+        self.metadata().map_or(0, |m| m.len())
+    }
+
+    fn read_at(&self, at: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        read_file_at(self, buf, at)
+    }
+}
+
+impl ByteSource for [u8] {
+    fn len(&self) -> u64 {
+        <[u8]>::len(self) as u64
+    }
+
+    fn read_at(&self, at: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        let from = usize::try_from(at).unwrap_or(usize::MAX);
+        let bytes = from
+            .checked_add(buf.len())
+            .and_then(|to| self.get(from..to))
+            .ok_or(std::io::ErrorKind::UnexpectedEof)?;
+        buf.copy_from_slice(bytes);
+        Ok(())
+    }
+}
+
+impl<T: ByteSource + ?Sized> ByteSource for &T {
+    fn len(&self) -> u64 {
+        (**self).len()
+    }
+
+    fn read_at(&self, at: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        (**self).read_at(at, buf)
+    }
+}
+
+impl ByteSource for Vec<u8> {
+    fn len(&self) -> u64 {
+        self.as_slice().len() as u64
+    }
+
+    fn read_at(&self, at: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        self.as_slice().read_at(at, buf)
+    }
 }
 
 /// A pack's bytes: a file (or the part of one after a bundle's header),
 /// or bytes in memory. Shared by the workers: every read is positional.
-pub struct PackData {
-    backing: Backing,
+pub struct PackData<'a> {
+    source: Box<dyn ByteSource + 'a>,
     start: u64,
     len: u64,
 }
 
-impl PackData {
+impl PackData<'static> {
     /// The pack in `path` from byte `start` on (a bundle's pack follows
     /// its header).
-    pub fn open(path: &Path, start: u64) -> std::io::Result<PackData> {
+    pub fn open(path: &Path, start: u64) -> std::io::Result<Self> {
         let file = crate::open_regular(path)?;
         let size = file.metadata()?.len();
         if size < start {
@@ -41,17 +98,19 @@ impl PackData {
             ));
         }
         Ok(PackData {
-            backing: Backing::File(file),
+            source: Box::new(file),
             start,
             len: size - start,
         })
     }
+}
 
-    /// A pack held in memory.
-    pub fn bytes(bytes: Vec<u8>) -> PackData {
-        let len = bytes.len() as u64;
+impl<'a> PackData<'a> {
+    /// A pack read whole from `source`.
+    pub fn new(source: impl ByteSource + 'a) -> Self {
+        let len = source.len();
         PackData {
-            backing: Backing::Bytes(bytes),
+            source: Box::new(source),
             start: 0,
             len,
         }
@@ -67,24 +126,18 @@ impl PackData {
         let to = to.min(self.len);
         let from = from.min(to);
         buf.clear();
-        match &self.backing {
-            Backing::Bytes(b) => buf.extend_from_slice(&b[from as usize..to as usize]),
-            Backing::File(f) => {
-                buf.resize((to - from) as usize, 0);
-                read_at(f, buf, self.start + from)?;
-            }
-        }
-        Ok(())
+        buf.resize((to - from) as usize, 0);
+        self.source.read_at(self.start + from, buf)
     }
 }
 
 #[cfg(unix)]
-fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+fn read_file_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
 }
 
 #[cfg(windows)]
-fn read_at(f: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+fn read_file_at(f: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
     while !buf.is_empty() {
         match std::os::windows::fs::FileExt::seek_read(f, buf, at)? {
             0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
@@ -100,7 +153,7 @@ fn read_at(f: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
 /// A forward reader over the pack: a window of it in memory, moved on
 /// (and grown when an entry needs more) as the reads go forward.
 pub struct Window<'a> {
-    data: &'a PackData,
+    data: &'a PackData<'a>,
     buf: Vec<u8>,
     at: u64,
 }
@@ -109,7 +162,7 @@ pub struct Window<'a> {
 const WINDOW: u64 = 4 << 20;
 
 impl<'a> Window<'a> {
-    pub fn new(data: &'a PackData) -> Self {
+    pub fn new(data: &'a PackData<'a>) -> Self {
         Window {
             data,
             buf: Vec::new(),
@@ -150,20 +203,14 @@ pub struct Slot {
     pub base: u32,
     /// Bytes of its header.
     pub header: u8,
-    /// 1-4 a whole object (commit, tree, blob, tag), 6 OFS_DELTA, 7 REF_DELTA.
-    pub type_id: u8,
+    /// What it stores.
+    pub kind: EntryKind,
 }
 
 impl Slot {
     /// The kind of a whole object.
     pub fn whole(&self) -> Option<ObjectKind> {
-        match self.type_id {
-            1 => Some(ObjectKind::Commit),
-            2 => Some(ObjectKind::Tree),
-            3 => Some(ObjectKind::Blob),
-            4 => Some(ObjectKind::Tag),
-            _ => None,
-        }
+        self.kind.whole()
     }
 
     /// Where the zlib stream starts.
@@ -174,16 +221,16 @@ impl Slot {
 
 /// The entries of a pack, in offset order, with the REF_DELTA bases' ids.
 #[derive(Default)]
-pub struct Layout {
+pub struct EntryTable {
     /// Every entry, by offset.
     pub slots: Vec<Slot>,
     /// (entry, base id) of each REF_DELTA, by entry.
-    pub ref_bases: Vec<(u32, [u8; 20])>,
+    pub ref_bases: Vec<(u32, Digest)>,
     /// The id the index gives each entry (empty without an index).
-    pub expected: Vec<[u8; 20]>,
+    pub expected: Vec<Digest>,
 }
 
-impl Layout {
+impl EntryTable {
     /// The entry starting at `offset`.
     pub fn at(&self, offset: u64) -> Option<u32> {
         self.slots
@@ -209,49 +256,52 @@ impl Layout {
     }
 
     /// Adds the entry at `offset` whose header is `h`; its end is set later.
-    pub fn push(&mut self, offset: u64, h: &entry::EntryHeader) -> Result<(), String> {
+    pub fn push(&mut self, offset: u64, h: &entry::EntryHeader) -> Result<(), EntryError> {
         let index = self.slots.len() as u32;
-        let (type_id, base) = match h.stored {
-            Stored::Whole(kind) => (entry::type_number(kind), NONE),
-            Stored::OfsDelta(base) => match self.at_near(base) {
-                Some(b) => (6, b),
-                None => {
-                    return Err(format!(
-                        "its OFS_DELTA base offset {base} is not where an entry starts"
-                    ));
-                }
-            },
+        let base = match h.stored {
+            Stored::Whole(_) => NONE,
+            Stored::OfsDelta(base) => self
+                .at_near(base)
+                .ok_or(EntryError::OfsBaseNotAnEntry { base })?,
             Stored::RefDelta(id) => {
                 self.ref_bases.push((index, id));
-                (7, NONE)
+                NONE
             }
         };
+        self.push_slot(offset, h, h.stored.kind(), base);
+        Ok(())
+    }
+
+    /// Adds the entry at `offset` whose base could not be placed: kept
+    /// so that the entries stay in order, made into nothing.
+    pub fn push_damaged(&mut self, offset: u64, h: &entry::EntryHeader) {
+        self.push_slot(offset, h, EntryKind::Damaged, NONE);
+    }
+
+    fn push_slot(&mut self, offset: u64, h: &entry::EntryHeader, kind: EntryKind, base: u32) {
         self.slots.push(Slot {
             offset,
             end: 0,
             size: h.size,
             base,
             header: h.len as u8,
-            type_id,
+            kind,
         });
-        Ok(())
     }
 }
 
 /// The pack's header (its first 12 bytes of `len`): its version is 2 or
 /// 3, and how many objects it holds.
-pub fn header(pack: &[u8], len: u64) -> Result<u32, String> {
+pub fn header(pack: &[u8], len: u64) -> Result<u32, PackHeaderError> {
     if len < 12 + 20 || pack.len() < 12 {
-        return Err(format!("truncated: {len} bytes is too short for a pack"));
+        return Err(PackHeaderError::Truncated { len });
     }
     if &pack[..4] != b"PACK" {
-        return Err("not a pack (no PACK signature)".into());
+        return Err(PackHeaderError::NotAPack);
     }
     let version = u32::from_be_bytes(pack[4..8].try_into().expect("4 bytes"));
     if version != 2 && version != 3 {
-        return Err(format!(
-            "pack version {version} is not supported (only 2 and 3)"
-        ));
+        return Err(PackHeaderError::Version(version));
     }
     Ok(u32::from_be_bytes(pack[8..12].try_into().expect("4 bytes")))
 }

@@ -2,10 +2,14 @@
 //! (a [`Finding`]), each damaged or unreadable part (a [`Damage`]), and the
 //! [`Summary`] of a whole run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
+use std::sync::{Mutex, PoisonError};
 
 use sha1dc_wasm::git::ObjectKind;
 use sha1dc_wasm::{Digest, DisturbanceVector};
+
+use crate::error::Problem;
 
 /// Which of the two checks flagged an object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,8 +62,8 @@ pub struct Damage {
     pub offset: Option<u64>,
     /// The object's id, where one is known.
     pub id: Option<Digest>,
-    /// What is wrong, in a sentence.
-    pub message: String,
+    /// What is wrong (its `Display` is the sentence the command prints).
+    pub problem: Problem,
 }
 
 impl std::fmt::Display for Damage {
@@ -71,7 +75,7 @@ impl std::fmt::Display for Damage {
         if let Some(id) = self.id {
             write!(f, ": object {id}")?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", self.problem)
     }
 }
 
@@ -137,6 +141,92 @@ pub enum Event<'a> {
     Damage(&'a Damage),
 }
 
+/// Takes what a verification reports, as it happens (any closure taking
+/// an [`Event`] is one).
+pub trait Sink: Send {
+    /// One event.
+    fn event(&mut self, event: &Event);
+}
+
+impl<F: FnMut(&Event) + Send> Sink for F {
+    fn event(&mut self, event: &Event) {
+        self(event)
+    }
+}
+
+/// An [`Event`], owned: what a worker sends the thread that reports.
+pub(crate) enum OwnedEvent {
+    Source(PathBuf, u64),
+    Verified(Vec<Verified>),
+    Finding(Finding),
+    Damage(Damage),
+}
+
+impl OwnedEvent {
+    /// The event it is, borrowed.
+    pub(crate) fn event(&self) -> Event<'_> {
+        match self {
+            OwnedEvent::Source(file, objects) => Event::Source {
+                file,
+                objects: *objects,
+            },
+            OwnedEvent::Verified(v) => Event::Verified(v),
+            OwnedEvent::Finding(f) => Event::Finding(f),
+            OwnedEvent::Damage(d) => Event::Damage(d),
+        }
+    }
+}
+
+/// Where the verifier's reports go: to the thread that reports (the
+/// workers are threads), or straight to the sink (no threads).
+#[derive(Clone)]
+pub(crate) enum Outlet<'a> {
+    /// To the thread that reports.
+    Channel(Sender<OwnedEvent>),
+    /// To the sink, on the thread that verifies.
+    Direct(&'a (dyn Fn(OwnedEvent) + Sync + 'a)),
+}
+
+impl Outlet<'_> {
+    /// Reports `event`.
+    pub(crate) fn send(&self, event: OwnedEvent) {
+        match self {
+            // The reporting thread is gone only once the verification is.
+            Outlet::Channel(tx) => drop(tx.send(event)),
+            Outlet::Direct(deliver) => deliver(event),
+        }
+    }
+}
+
+/// `sink` as an outlet's delivery: shared by whatever reports, one event
+/// at a time.
+pub(crate) fn deliver_to(sink: &Mutex<&mut dyn Sink>, event: OwnedEvent) {
+    let mut sink = sink.lock().unwrap_or_else(PoisonError::into_inner);
+    sink.event(&event.event());
+}
+
+/// Damage reported for one file.
+pub(crate) struct FileDamage<'a> {
+    out: Outlet<'a>,
+    file: &'a Path,
+}
+
+impl<'a> FileDamage<'a> {
+    pub(crate) fn new(out: Outlet<'a>, file: &'a Path) -> Self {
+        FileDamage { out, file }
+    }
+
+    /// Reports damage at `offset` (in a pack), of object `id`.
+    pub(crate) fn report(&self, offset: Option<u64>, id: Option<Digest>, problem: Problem) {
+        self.out.send(OwnedEvent::Damage(Damage {
+            file: self.file.to_path_buf(),
+            offset,
+            id,
+            problem,
+        }));
+    }
+}
+
 /// Everything a run found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -173,7 +263,9 @@ impl Summary {
             ))
         });
         self.damage.sort_by(|a, b| {
-            (&a.file, a.offset, a.id, &a.message).cmp(&(&b.file, b.offset, b.id, &b.message))
+            (&a.file, a.offset, a.id)
+                .cmp(&(&b.file, b.offset, b.id))
+                .then_with(|| a.problem.to_string().cmp(&b.problem.to_string()))
         });
     }
 
@@ -188,9 +280,4 @@ impl Summary {
             0
         }
     }
-}
-
-/// An object id in hex, as git prints it.
-pub(crate) fn hex(id: &[u8; 20]) -> String {
-    sha1dc_wasm::Digest::from(*id).to_string()
 }

@@ -4,12 +4,9 @@
 //! loose objects to verify.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::Sender;
 
-use crate::hashing::{Message, Reporter};
-use crate::idx::Index;
-use crate::pack::PackData;
-use crate::{Options, bundle, loose, verify};
+use crate::bundle;
+use crate::error::SourceError;
 
 /// One file (or set of loose objects) to verify.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,8 +28,8 @@ pub enum Source {
 
 /// The sources `path` names; `path` may be a file or directory as listed
 /// in the module's documentation.
-pub fn sources(path: &Path) -> Result<Vec<Source>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn sources(path: &Path) -> Result<Vec<Source>, SourceError> {
+    let meta = std::fs::metadata(path).map_err(SourceError::io(path))?;
     if meta.is_file() {
         if let Some(repo) = pack_repository(path) {
             check_format(&repo)?;
@@ -50,7 +47,7 @@ pub fn sources(path: &Path) -> Result<Vec<Source>, String> {
 /// itself would use, `$GIT_OBJECT_DIRECTORY` (in a `pre-receive` hook,
 /// the quarantine holding the pushed objects), else that of `$GIT_DIR`
 /// or of the nearest repository up from `cwd`.
-pub fn current_sources(cwd: &Path) -> Result<Vec<Source>, String> {
+pub fn current_sources(cwd: &Path) -> Result<Vec<Source>, SourceError> {
     let git_dir = std::env::var_os("GIT_DIR").filter(|d| !d.is_empty());
     match std::env::var_os("GIT_OBJECT_DIRECTORY").filter(|d| !d.is_empty()) {
         Some(objects) => {
@@ -59,8 +56,7 @@ pub fn current_sources(cwd: &Path) -> Result<Vec<Source>, String> {
             }
             let objects = PathBuf::from(objects);
             if !objects.is_dir() {
-                let shown = objects.display();
-                return Err(format!("{shown} ($GIT_OBJECT_DIRECTORY): not a directory"));
+                return Err(SourceError::ObjectDirectoryVariable(objects));
             }
             Ok(objects_sources(&objects))
         }
@@ -70,7 +66,7 @@ pub fn current_sources(cwd: &Path) -> Result<Vec<Source>, String> {
                 None => cwd
                     .ancestors()
                     .find(|d| d.join(".git").exists() || is_git_dir(d))
-                    .ok_or("not in a git repository (give a PATH)")?
+                    .ok_or(SourceError::NotInRepository)?
                     .to_path_buf(),
             };
             sources(&repo)
@@ -123,7 +119,7 @@ pub fn alternates(sources: &[Source]) -> Vec<PathBuf> {
 /// Refuses a repository whose objects are not named by SHA-1
 /// (`extensions.objectFormat`, `git init --object-format=sha256`): its
 /// ids are another hash, and its packs' trailers would read as damage.
-fn check_format(git_dir: &Path) -> Result<(), String> {
+fn check_format(git_dir: &Path) -> Result<(), SourceError> {
     let Ok(config) = std::fs::read_to_string(git_dir.join("config")) else {
         return Ok(());
     };
@@ -142,11 +138,10 @@ fn check_format(git_dir: &Path) -> Result<(), String> {
             && key.trim().eq_ignore_ascii_case("objectformat")
             && value != "sha1"
         {
-            return Err(format!(
-                "{}: a {} repository (extensions.objectFormat): its objects are not named by SHA-1, there is nothing for SHA-1 collision detection to check",
-                git_dir.display(),
-                value.to_ascii_uppercase().replace("SHA", "SHA-"),
-            ));
+            return Err(SourceError::ObjectFormat {
+                git_dir: git_dir.to_path_buf(),
+                format: value,
+            });
         }
     }
     Ok(())
@@ -167,13 +162,12 @@ fn is_git_dir(dir: &Path) -> bool {
 }
 
 /// A single file: a pack, an index (its pack beside it) or a bundle.
-fn file_source(path: &Path) -> Result<Source, String> {
+fn file_source(path: &Path) -> Result<Source, SourceError> {
     let mut head = [0u8; 16];
     let n = {
         use std::io::Read;
-        let mut f = crate::open_regular(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        f.read(&mut head)
-            .map_err(|e| format!("{}: {e}", path.display()))?
+        let mut f = crate::open_regular(path).map_err(SourceError::io(path))?;
+        f.read(&mut head).map_err(SourceError::io(path))?
     };
     let head = &head[..n];
     // A `.pack` that does not start as one is still verified as one, so
@@ -190,11 +184,10 @@ fn file_source(path: &Path) -> Result<Source, String> {
     {
         let pack = path.with_extension("pack");
         if !pack.is_file() {
-            return Err(format!(
-                "{}: an index without its pack {}",
-                path.display(),
-                pack.display()
-            ));
+            return Err(SourceError::IndexWithoutPack {
+                index: path.to_path_buf(),
+                pack,
+            });
         }
         Ok(Source::Pack {
             pack,
@@ -203,29 +196,20 @@ fn file_source(path: &Path) -> Result<Source, String> {
     } else if bundle::is_bundle(head) {
         Ok(Source::Bundle(path.to_path_buf()))
     } else {
-        Err(format!(
-            "{}: not a pack, pack index or bundle",
-            path.display()
-        ))
+        Err(SourceError::NotAnObjectFile(path.to_path_buf()))
     }
 }
 
 /// The objects directory of the repository at `path`, whether `path` is
 /// its work tree, its git directory or the objects directory itself.
-fn objects_dir(path: &Path) -> Result<PathBuf, String> {
-    let not_repo = || {
-        format!(
-            "{}: not a git repository, .git directory or objects directory",
-            path.display()
-        )
-    };
+fn objects_dir(path: &Path) -> Result<PathBuf, SourceError> {
+    let not_repo = || SourceError::NotARepository(path.to_path_buf());
     let dot_git = path.join(".git");
     let git_dir = if dot_git.is_dir() {
         dot_git
     } else if dot_git.is_file() {
         // A linked work tree or submodule: `gitdir: <path>`.
-        let text =
-            std::fs::read_to_string(&dot_git).map_err(|e| format!("{}: {e}", dot_git.display()))?;
+        let text = std::fs::read_to_string(&dot_git).map_err(SourceError::io(&dot_git))?;
         let target = PathBuf::from(text.strip_prefix("gitdir:").ok_or_else(not_repo)?.trim());
         if target.is_absolute() {
             target
@@ -251,59 +235,6 @@ fn objects_dir(path: &Path) -> Result<PathBuf, String> {
     if objects.is_dir() {
         Ok(objects)
     } else {
-        Err(format!(
-            "{}: a git directory without its objects directory",
-            common.display()
-        ))
-    }
-}
-
-impl Source {
-    /// Verifies this source, reporting on `out`.
-    pub(crate) fn verify(&self, options: &Options, out: &Sender<Message>) {
-        match self {
-            Source::Pack { pack, index } => {
-                let report = Reporter::new(out.clone(), pack);
-                let data = match PackData::open(pack, 0) {
-                    Ok(d) => d,
-                    Err(e) => return report.damage(None, None, format!("cannot be read: {e}")),
-                };
-                let index = match index {
-                    None => None,
-                    Some(path) => match crate::read_regular(path)
-                        .map_err(|e| e.to_string())
-                        .and_then(|b| Index::parse(&b))
-                    {
-                        Ok(i) => Some(i),
-                        Err(e) => {
-                            let report = Reporter::new(out.clone(), path);
-                            report.damage(
-                                None,
-                                None,
-                                format!("{e}; the pack is verified without it"),
-                            );
-                            None
-                        }
-                    },
-                };
-                verify::verify_pack(&data, pack, index, options, out);
-            }
-            Source::Bundle(path) => {
-                let report = Reporter::new(out.clone(), path);
-                let start = match bundle::read_header(path) {
-                    Ok(s) => s,
-                    Err(e) => return report.damage(None, None, e),
-                };
-                match PackData::open(path, start) {
-                    Ok(d) => verify::verify_pack(&d, path, None, options, out),
-                    Err(e) => report.damage(None, None, format!("cannot be read: {e}")),
-                }
-            }
-            Source::Loose(dir) => loose::verify_loose(dir, options, out),
-            Source::Bytes(bytes) => {
-                let data = PackData::bytes(bytes.clone());
-                verify::verify_pack(&data, Path::new("<memory>"), None, options, out);
-            }
-        }
+        Err(SourceError::NoObjectsDir(common))
     }
 }

@@ -1,28 +1,77 @@
-//! One pack verified: its layout (from the `.idx`, or index-less), its
-//! trailer, every object made and hashed by the delta-tree walks on the
-//! workers, then every id checked against the index and every entry that
-//! could not be resolved explained.
+//! One source verified: a pack's layout (from the `.idx`, or index-less),
+//! its trailer, every object made and hashed by the delta-tree walks on
+//! the workers, then every id checked against the index and every entry
+//! that could not be resolved explained; a bundle's pack; loose objects.
 
 use std::path::Path;
 use std::sync::atomic::AtomicUsize;
-use std::sync::mpsc::Sender;
 
-use crate::Options;
-use crate::hashing::{Batcher, Message, Reporter};
+use sha1dc_wasm::Digest;
+
+use crate::entry::EntryKind;
+use crate::error::{IndexError, Mismatch, Problem};
+use crate::hashing::Batcher;
 use crate::idx::Index;
-use crate::layout;
-use crate::pack::{self, Layout, NONE, PackData};
-use crate::report::hex;
+use crate::pack::{self, EntryTable, NONE, PackData};
+use crate::report::{FileDamage, Outlet, OwnedEvent};
 use crate::walk::{Children, Round, Walker};
+use crate::{Options, Source, bundle, layout, loose, threads};
+
+/// Verifies `source`, reporting on `out`.
+pub(crate) fn verify_source(source: &Source, options: &Options, out: &Outlet<'_>) {
+    let unreadable = |e: std::io::Error| Problem::Unreadable(e.into());
+    match source {
+        Source::Pack { pack, index } => match PackData::open(pack, 0) {
+            Ok(data) => {
+                let index = index.as_deref().and_then(|path| read_index(path, out));
+                verify_pack(&data, pack, index, options, out);
+            }
+            Err(e) => FileDamage::new(out.clone(), pack).report(None, None, unreadable(e)),
+        },
+        Source::Bundle(path) => {
+            let opened = bundle::read_header(path)
+                .map_err(Problem::Bundle)
+                .and_then(|start| PackData::open(path, start).map_err(unreadable));
+            match opened {
+                Ok(data) => verify_pack(&data, path, None, options, out),
+                Err(problem) => FileDamage::new(out.clone(), path).report(None, None, problem),
+            }
+        }
+        Source::Loose(dir) => loose::verify_loose(dir, options, out),
+        Source::Bytes(bytes) => {
+            let data = PackData::new(bytes.as_slice());
+            verify_pack(&data, Path::new("<memory>"), None, options, out);
+        }
+    }
+}
+
+/// The index at `path`, or none (its damage reported: the pack is then
+/// verified without it).
+fn read_index(path: &Path, out: &Outlet<'_>) -> Option<Index> {
+    let parsed = crate::read_regular(path)
+        .map_err(|e| IndexError::Unreadable(e.into()))
+        .and_then(|b| Index::parse(&b));
+    parsed
+        .map_err(|e| FileDamage::new(out.clone(), path).report(None, None, Problem::Index(e)))
+        .ok()
+}
 
 /// What the workers learnt: each entry's id, once resolved.
 struct Resolved {
-    ids: Vec<[u8; 20]>,
+    ids: Vec<Digest>,
     done: Vec<bool>,
 }
 
 impl Resolved {
-    fn take(&mut self, done: &[(u32, [u8; 20])]) -> usize {
+    fn new(entries: usize) -> Self {
+        Resolved {
+            ids: vec![Digest::default(); entries],
+            done: vec![false; entries],
+        }
+    }
+
+    /// Takes in the (entry, id) the workers hashed; returns how many are new.
+    fn take(&mut self, done: &[(u32, Digest)]) -> usize {
         let mut new = 0;
         for &(e, id) in done {
             let e = e as usize;
@@ -35,7 +84,7 @@ impl Resolved {
 }
 
 /// The pack's trailer: the SHA-1 of everything before it.
-fn check_trailer(data: &PackData, report: &Reporter) {
+fn check_trailer(data: &PackData, report: &FileDamage) {
     let end = data.len() - 20;
     let mut hasher = sha1dc_wasm::Hasher::builder()
         .detect_collisions(false)
@@ -45,7 +94,7 @@ fn check_trailer(data: &PackData, report: &Reporter) {
     while at < end {
         let next = (at + (4 << 20)).min(end);
         if let Err(e) = data.read(at, next, &mut buf) {
-            return report.damage(Some(at), None, format!("cannot be read: {e}"));
+            return report.report(Some(at), None, Problem::Unreadable(e.into()));
         }
         hasher.update(&buf);
         at = next;
@@ -53,12 +102,8 @@ fn check_trailer(data: &PackData, report: &Reporter) {
     let sum = hasher.finalize().sha1();
     match data.read(end, end + 20, &mut buf) {
         Ok(()) if sum.as_ref() == buf.as_slice() => {}
-        Ok(()) => report.damage(
-            None,
-            None,
-            "wrong trailer: the pack's checksum does not match its content".into(),
-        ),
-        Err(e) => report.damage(Some(end), None, format!("cannot be read: {e}")),
+        Ok(()) => report.report(None, None, Problem::WrongTrailer),
+        Err(e) => report.report(Some(end), None, Problem::Unreadable(e.into())),
     }
 }
 
@@ -67,18 +112,23 @@ fn check_trailer(data: &PackData, report: &Reporter) {
 fn spawn_trailer<'s>(
     scope: &'s std::thread::Scope<'s, '_>,
     data: &'s PackData,
-    file: &'s Path,
-    out: &Sender<Message>,
+    report: FileDamage<'s>,
     threads: usize,
 ) {
-    let report = Reporter::new(out.clone(), file);
-    let spawned = threads > 1
-        && std::thread::Builder::new()
-            .spawn_scoped(scope, move || check_trailer(data, &report))
-            .is_ok();
-    if !spawned {
-        check_trailer(data, &Reporter::new(out.clone(), file));
+    if threads > 1 {
+        // Joined with the scope.
+        let _ = threads::spawn_or_run(scope, move || check_trailer(data, &report));
+    } else {
+        check_trailer(data, &report);
     }
+}
+
+/// The pack's header: how many objects it declares.
+fn read_header(data: &PackData) -> Result<u32, Problem> {
+    let mut head = Vec::new();
+    data.read(0, 12, &mut head)
+        .map_err(|e| Problem::Unreadable(e.into()))?;
+    pack::header(&head, data.len()).map_err(Problem::PackHeader)
 }
 
 /// Verifies one pack: every object hashed and reported on `out`.
@@ -87,301 +137,303 @@ pub(crate) fn verify_pack(
     file: &Path,
     index: Option<Index>,
     options: &Options,
-    out: &Sender<Message>,
+    out: &Outlet<'_>,
 ) {
-    let report = Reporter::new(out.clone(), file);
-    let mut head = Vec::new();
-    let count = match data
-        .read(0, 12, &mut head)
-        .map_err(|e| format!("cannot be read: {e}"))
-        .and_then(|()| pack::header(&head, data.len()))
-    {
+    let report = FileDamage::new(out.clone(), file);
+    let count = match read_header(data) {
         Ok(n) => n,
-        Err(e) => {
-            let _ = out.send(Message::Source(file.to_path_buf(), 0));
-            return report.damage(None, None, e);
+        Err(problem) => {
+            out.send(OwnedEvent::Source(file.to_path_buf(), 0));
+            return report.report(None, None, problem);
         }
     };
-    let _ = out.send(Message::Source(file.to_path_buf(), u64::from(count)));
-    let threads = options.workers();
+    out.send(OwnedEvent::Source(file.to_path_buf(), u64::from(count)));
     let mut kept: Vec<Option<Box<[u8]>>> = Vec::new();
     std::thread::scope(|scope| {
-        let (mut layout, expected, done) =
-            match index.as_ref().map(|i| layout::from_index(data, i, count)) {
-                Some(Ok((layout, crc_problems))) => {
-                    for (offset, message) in crc_problems {
-                        report.damage(offset, None, message);
-                    }
-                    spawn_trailer(scope, data, file, out, threads);
-                    (layout, true, Vec::new())
+        let trailer = FileDamage::new(out.clone(), file);
+        let laid_out = index.as_ref().map(|i| layout::from_index(data, i, count));
+        let (mut table, indexed, done) = match laid_out {
+            Some(Ok((table, crc_problems))) => {
+                for (offset, problem) in crc_problems {
+                    report.report(offset, None, problem);
                 }
-                other => {
-                    if let Some(Err(problems)) = other {
-                        for (offset, message) in problems {
-                            report.damage(offset, None, message);
-                        }
-                        report.damage(
-                            None,
-                            None,
-                            "the index disagrees with the pack: the pack is verified without it"
-                                .into(),
-                        );
-                    }
-                    spawn_trailer(scope, data, file, out, threads);
-                    let (layout, done) = layout::scan(data, file, count, options, out, &mut kept);
-                    (layout, false, done)
-                }
-            };
-        let mut resolved = Resolved {
-            ids: vec![[0; 20]; layout.slots.len()],
-            done: vec![false; layout.slots.len()],
-        };
-        resolved.take(&done);
-        if expected {
-            let index = index.as_ref().expect("an index");
-            for &(e, id) in &layout.ref_bases {
-                if let Some(base) = index.find(&id).and_then(|b| layout.at(b.offset)) {
-                    layout.slots[e as usize].base = base;
-                }
+                spawn_trailer(scope, data, trailer, options.workers());
+                (table, true, Vec::new())
             }
+            other => {
+                if let Some(Err(problems)) = other {
+                    for (offset, problem) in problems {
+                        report.report(offset, None, problem);
+                    }
+                    report.report(None, None, Problem::IndexSetAside);
+                }
+                spawn_trailer(scope, data, trailer, options.workers());
+                let (table, done) = layout::scan(data, file, count, options, out, &mut kept);
+                (table, false, done)
+            }
+        };
+        let mut resolved = Resolved::new(table.slots.len());
+        resolved.take(&done);
+        if let Some(index) = index.as_ref().filter(|_| indexed) {
+            link_by_index(&mut table, index);
         }
-        walk_rounds(
+        let walks = Walks {
             data,
             file,
-            &mut layout,
-            &kept,
+            kept: &kept,
             options,
             out,
-            &mut resolved,
-            !expected,
-        );
+        };
+        walks.rounds(&mut table, &mut resolved, !indexed);
         drop(kept);
-        explain_unresolved(&layout, &resolved, &report);
+        explain_unresolved(&table, &resolved, &report);
         if let Some(index) = &index {
-            compare_ids(&layout, &resolved, index, expected, &report);
+            compare_ids(&table, &resolved, index, indexed, &report);
         }
     });
 }
 
-/// Walks the delta trees in rounds: a REF_DELTA whose base is itself a
-/// delta (found index-less only once that base is hashed) waits for the
-/// next round.
-#[allow(clippy::too_many_arguments)]
-fn walk_rounds(
-    data: &PackData,
-    file: &Path,
-    layout: &mut Layout,
-    kept: &[Option<Box<[u8]>>],
-    options: &Options,
-    out: &Sender<Message>,
-    resolved: &mut Resolved,
-    link_by_id: bool,
-) {
-    // Entries a round has walked to (or from) and could not resolve: a
-    // later round (after ids linked more bases) skips them, so that each
-    // damage is reported once.
-    let mut tried = vec![false; layout.slots.len()];
-    loop {
-        if link_by_id
-            && layout
-                .ref_bases
-                .iter()
-                .any(|&(e, _)| layout.slots[e as usize].base == NONE)
-        {
-            let mut known: Vec<([u8; 20], u32)> = (0..layout.slots.len())
-                .filter(|&i| resolved.done[i])
-                .map(|i| (resolved.ids[i], i as u32))
-                .collect();
-            known.sort_unstable();
-            for &(e, id) in &layout.ref_bases {
-                let slot = &mut layout.slots[e as usize];
-                if slot.base == NONE {
-                    if let Ok(k) = known.binary_search_by(|(k, _)| k.cmp(&id)) {
-                        slot.base = known[k].1;
-                    }
-                }
-            }
-        }
-        let slots = &layout.slots;
-        let children = Children::new(slots, |i| !resolved.done[i] && !tried[i]);
-        let roots: Vec<(u32, bool)> = (0..slots.len() as u32)
-            .filter_map(|e| {
-                let (done, tried) = (resolved.done[e as usize], tried[e as usize]);
-                let whole = slots[e as usize].whole().is_some();
-                if whole && !done && !tried {
-                    Some((e, true))
-                } else if done && children.any(e) {
-                    Some((e, false))
-                } else {
-                    None
-                }
-            })
-            .collect();
-        if roots.is_empty() {
-            return;
-        }
-        let round = Round {
-            pack: data,
-            layout,
-            children: &children,
-            roots: &roots,
-            kept,
-            cache: options.cache,
-            next: AtomicUsize::new(0),
-        };
-        let mut done = Vec::new();
-        std::thread::scope(|scope| {
-            let walk = |out: Sender<Message>| {
-                let mut w = Walker::new(&round, Batcher::new(options.content, out, file));
-                w.run();
-                w.batcher.done
-            };
-            // A thread the system refuses (too many asked for) is not
-            // started; with none, this thread walks.
-            let workers: Vec<_> = (0..options.workers())
-                .filter_map(|_| {
-                    let out = out.clone();
-                    std::thread::Builder::new()
-                        .spawn_scoped(scope, move || walk(out))
-                        .ok()
-                })
-                .collect();
-            if workers.is_empty() {
-                done.extend(walk(out.clone()));
-            }
-            for w in workers {
-                done.extend(w.join().expect("no worker panics"));
-            }
-        });
-        for &(root, _) in &roots {
-            tried[root as usize] = true;
-            children.each_below(root, |e| tried[e as usize] = true);
-        }
-        if resolved.take(&done) == 0 {
-            return;
+/// Every REF_DELTA's base, found by its id in the index.
+fn link_by_index(table: &mut EntryTable, index: &Index) {
+    for &(e, id) in &table.ref_bases {
+        if let Some(base) = index.find(&id).and_then(|b| table.at(b.offset)) {
+            table.slots[e as usize].base = base;
         }
     }
+}
+
+/// Every REF_DELTA whose base is not linked yet, linked to the entry
+/// whose id the walks found to be its base's.
+fn link_by_id(table: &mut EntryTable, resolved: &Resolved) {
+    let unlinked = |&(e, _): &(u32, Digest)| table.slots[e as usize].base == NONE;
+    if !table.ref_bases.iter().any(unlinked) {
+        return;
+    }
+    let mut known: Vec<(Digest, u32)> = (0..table.slots.len())
+        .filter(|&i| resolved.done[i])
+        .map(|i| (resolved.ids[i], i as u32))
+        .collect();
+    known.sort_unstable();
+    for &(e, id) in &table.ref_bases {
+        let slot = &mut table.slots[e as usize];
+        if slot.base == NONE {
+            if let Ok(k) = known.binary_search_by(|(k, _)| k.cmp(&id)) {
+                slot.base = known[k].1;
+            }
+        }
+    }
+}
+
+/// What every round of walks over one pack shares.
+struct Walks<'a> {
+    data: &'a PackData<'a>,
+    file: &'a Path,
+    /// Inflated deltas kept from the index-less pass, by entry.
+    kept: &'a [Option<Box<[u8]>>],
+    options: &'a Options,
+    out: &'a Outlet<'a>,
+}
+
+impl Walks<'_> {
+    /// Walks the delta trees in rounds: a REF_DELTA whose base is itself
+    /// a delta (found index-less only once that base is hashed) waits for
+    /// the next round, after the ids found link it (`link_ids`).
+    fn rounds(&self, table: &mut EntryTable, resolved: &mut Resolved, link_ids: bool) {
+        // Entries a round has walked to (or from) and could not resolve: a
+        // later round (after ids linked more bases) skips them, so that
+        // each damage is reported once.
+        let mut tried = vec![false; table.slots.len()];
+        loop {
+            if link_ids {
+                link_by_id(table, resolved);
+            }
+            let children = Children::new(&table.slots, |i| !resolved.done[i] && !tried[i]);
+            let roots = roots(table, &children, resolved, &tried);
+            if roots.is_empty() {
+                return;
+            }
+            let done = self.round(table, &children, &roots);
+            for &(root, _) in &roots {
+                tried[root as usize] = true;
+                children.each_below(root, |e| tried[e as usize] = true);
+            }
+            if resolved.take(&done) == 0 {
+                return;
+            }
+        }
+    }
+
+    /// One round: the workers walk from `roots`; returns the (entry, id)
+    /// of every object hashed.
+    fn round(
+        &self,
+        table: &EntryTable,
+        children: &Children,
+        roots: &[(u32, bool)],
+    ) -> Vec<(u32, Digest)> {
+        let round = Round {
+            pack: self.data,
+            table,
+            children,
+            roots,
+            kept: self.kept,
+            cache: self.options.cache,
+            next: AtomicUsize::new(0),
+        };
+        let (round, options, file) = (&round, self.options, self.file);
+        let walk = move |out: Outlet<'_>| {
+            let batcher = Batcher::new(options.content, out, file);
+            let mut walker = Walker::new(round, batcher);
+            walker.run();
+            walker.processor.done
+        };
+        if options.workers() == 1 {
+            // One worker: this thread (no thread started at all).
+            return walk(self.out.clone());
+        }
+        std::thread::scope(|scope| {
+            let started: Vec<_> = (0..options.workers())
+                .map(|_| {
+                    let out = self.out.clone();
+                    threads::spawn_or_run(scope, move || walk(out))
+                })
+                .collect();
+            started
+                .into_iter()
+                .flat_map(threads::Started::join)
+                .collect()
+        })
+    }
+}
+
+/// The entries a round starts from, and whether each must be hashed
+/// itself: whole objects not yet hashed nor tried, and hashed entries
+/// with children left to make.
+fn roots(
+    table: &EntryTable,
+    children: &Children,
+    resolved: &Resolved,
+    tried: &[bool],
+) -> Vec<(u32, bool)> {
+    let slots = &table.slots;
+    (0..slots.len() as u32)
+        .filter_map(|e| {
+            let (done, tried) = (resolved.done[e as usize], tried[e as usize]);
+            let whole = slots[e as usize].whole().is_some();
+            if whole && !done && !tried {
+                Some((e, true))
+            } else if done && children.any(e) {
+                Some((e, false))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Where the search for an unresolved entry's cause stands at an entry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    /// Not looked at yet.
+    New,
+    /// On the chain being followed now.
+    OnPath,
+    /// Explained (or found to need no explaining).
+    Explained,
 }
 
 /// Every entry the walks did not reach: a REF_DELTA whose base is in no
 /// pack given, or a delta chain that loops (a delta below damage was
 /// counted where the damage was reported).
-fn explain_unresolved(layout: &Layout, resolved: &Resolved, report: &Reporter) {
-    let slots = &layout.slots;
+fn explain_unresolved(table: &EntryTable, resolved: &Resolved, report: &FileDamage) {
+    let slots = &table.slots;
     let children = Children::new(slots, |_| true);
-    // 0 not looked at, 1 on the current path, 2 explained.
-    let mut state = vec![0u8; slots.len()];
+    let mut state = vec![Visit::New; slots.len()];
     for start in 0..slots.len() {
-        if resolved.done[start] || state[start] != 0 {
+        if resolved.done[start] || state[start] != Visit::New {
             continue;
         }
         let mut path = Vec::new();
         let mut at = start;
-        let outcome = loop {
-            if resolved.done[at] || slots[at].whole().is_some() || state[at] == 2 {
+        let cycle_start = loop {
+            if resolved.done[at] || slots[at].whole().is_some() || state[at] == Visit::Explained {
                 break None;
             }
-            if state[at] == 1 {
+            if state[at] == Visit::OnPath {
                 break Some(at);
             }
-            state[at] = 1;
+            state[at] = Visit::OnPath;
             path.push(at);
             if slots[at].base == NONE {
-                if slots[at].type_id == 7 {
-                    let id = layout
-                        .ref_bases
-                        .iter()
-                        .find(|(e, _)| *e as usize == at)
-                        .map(|(_, id)| *id)
-                        .unwrap_or([0; 20]);
-                    let below = children.descendants(at as u32);
-                    report.damage(Some(slots[at].offset), None, format!(
-                        "REF_DELTA base {} is not in the pack (a thin pack?); {} objects depend on it",
-                        hex(&id), below + 1
-                    ));
+                if slots[at].kind == EntryKind::RefDelta {
+                    report_missing_base(table, &children, at as u32, report);
                 }
                 break None;
             }
             at = slots[at].base as usize;
         };
-        if let Some(cycle_start) = outcome {
-            let k = path
-                .iter()
-                .position(|&p| p == cycle_start)
-                .expect("on the path");
-            let offsets: Vec<String> = path[k..]
-                .iter()
-                .map(|&p| slots[p].offset.to_string())
-                .collect();
-            report.damage(
-                Some(slots[cycle_start].offset),
-                None,
-                format!(
-                    "the delta chain loops through the entries at offsets {}",
-                    offsets.join(", ")
-                ),
-            );
+        if let Some(cycle_start) = cycle_start {
+            let k = path.iter().position(|&p| p == cycle_start);
+            let looped = &path[k.expect("on the path")..];
+            let offsets = looped.iter().map(|&p| slots[p].offset).collect();
+            let offset = Some(slots[cycle_start].offset);
+            report.report(offset, None, Problem::DeltaLoop { offsets });
         }
         for p in path {
-            state[p] = 2;
+            state[p] = Visit::Explained;
         }
     }
+}
+
+/// REF_DELTA `entry`, whose base is in no pack given.
+fn report_missing_base(table: &EntryTable, children: &Children, entry: u32, report: &FileDamage) {
+    let base = table
+        .ref_bases
+        .iter()
+        .find(|(e, _)| *e == entry)
+        .map(|(_, id)| *id)
+        .unwrap_or_default();
+    let dependents = children.descendants(entry) + 1;
+    let offset = Some(table.slots[entry as usize].offset);
+    report.report(offset, None, Problem::RefBaseMissing { base, dependents });
 }
 
 /// Every id hashed equals the index's; with `trusted` false (the index
 /// disagreed with the pack and the pack was walked without it), the sets
 /// of ids and offsets are compared instead.
 fn compare_ids(
-    layout: &Layout,
+    table: &EntryTable,
     resolved: &Resolved,
     index: &Index,
     trusted: bool,
-    report: &Reporter,
+    report: &FileDamage,
 ) {
+    let mismatch = |offset, id, m| report.report(Some(offset), Some(id), Problem::Mismatch(m));
     if trusted {
-        for (i, (slot, id)) in layout.slots.iter().zip(&layout.expected).enumerate() {
-            if resolved.done[i] && resolved.ids[i] != *id {
-                report.damage(
-                    Some(slot.offset),
-                    Some(resolved.ids[i]),
-                    format!(
-                        "hashes to {}, but the index names it {}",
-                        hex(&resolved.ids[i]),
-                        hex(id)
-                    ),
-                );
+        for (i, (slot, &indexed)) in table.slots.iter().zip(&table.expected).enumerate() {
+            let hashed = resolved.ids[i];
+            if resolved.done[i] && hashed != indexed {
+                mismatch(slot.offset, hashed, Mismatch::Id { hashed, indexed });
             }
         }
         return;
     }
-    for (i, slot) in layout.slots.iter().enumerate() {
+    for (i, slot) in table.slots.iter().enumerate() {
         if !resolved.done[i] {
             continue;
         }
-        match index.find(&resolved.ids[i]) {
-            None => report.damage(
-                Some(slot.offset),
-                Some(resolved.ids[i]),
-                "missing from the index".into(),
-            ),
-            Some(e) if e.offset != slot.offset => report.damage(
-                Some(slot.offset),
-                Some(resolved.ids[i]),
-                format!("the index gives offset {} for it", e.offset),
-            ),
+        let id = resolved.ids[i];
+        match index.find(&id) {
+            None => mismatch(slot.offset, id, Mismatch::Missing),
+            Some(e) if e.offset != slot.offset => {
+                mismatch(slot.offset, id, Mismatch::Offset { indexed: e.offset })
+            }
             Some(_) => {}
         }
     }
     for e in &index.entries {
-        if layout.at(e.offset).is_none() {
-            report.damage(
-                Some(e.offset),
-                Some(e.id),
-                format!(
-                    "the index lists it at offset {}, where no entry of the pack starts",
-                    e.offset
-                ),
-            );
+        if table.at(e.offset).is_none() {
+            mismatch(e.offset, e.id, Mismatch::Nowhere { offset: e.offset });
         }
     }
 }

@@ -10,9 +10,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use sha1dc_wasm::git::ObjectKind;
 
 use crate::delta;
-use crate::hashing::Batcher;
+use crate::error::{EntryError, Problem};
 use crate::inflate::Inflater;
-use crate::pack::{Layout, NONE, PackData, Slot};
+use crate::pack::{EntryTable, NONE, PackData, Slot};
+use crate::processor::Processor;
 
 /// Children of each entry (the deltas whose base it is), as one array.
 pub(crate) struct Children {
@@ -80,10 +81,49 @@ struct Frame {
     end: u32,
 }
 
+/// The bases a walk holds on its path down, and their bytes.
+struct Bases {
+    frames: Vec<Frame>,
+    cached_bytes: usize,
+}
+
+impl Bases {
+    /// Goes down to `entry`, made as `content`.
+    fn push(&mut self, entry: u32, content: Rc<Vec<u8>>, (next, end): (u32, u32)) {
+        self.cached_bytes += content.len();
+        self.frames.push(Frame {
+            entry,
+            content: Some(content),
+            next,
+            end,
+        });
+    }
+
+    /// Goes back up from the deepest base.
+    fn pop(&mut self) {
+        let frame = self.frames.pop().expect("a frame");
+        self.cached_bytes -= frame.content.as_ref().map_or(0, |c| c.len());
+    }
+
+    /// Over `limit`: drops the bases furthest up the path, not the deepest
+    /// (made again from the pack if one is needed later).
+    fn trim(&mut self, limit: usize) {
+        let deepest = self.frames.len().saturating_sub(1);
+        for frame in &mut self.frames[..deepest] {
+            if self.cached_bytes <= limit {
+                break;
+            }
+            if let Some(c) = frame.content.take() {
+                self.cached_bytes -= c.len();
+            }
+        }
+    }
+}
+
 /// What the walks of one round share.
 pub(crate) struct Round<'a> {
-    pub(crate) pack: &'a PackData,
-    pub(crate) layout: &'a Layout,
+    pub(crate) pack: &'a PackData<'a>,
+    pub(crate) table: &'a EntryTable,
     pub(crate) children: &'a Children,
     /// Entries to start from, and whether each must be hashed itself.
     pub(crate) roots: &'a [(u32, bool)],
@@ -94,10 +134,10 @@ pub(crate) struct Round<'a> {
     pub(crate) next: AtomicUsize,
 }
 
-/// One worker's walks.
-pub(crate) struct Walker<'a, 'b> {
+/// One worker's walks: each object made is handed to its processor.
+pub(crate) struct Walker<'a, P> {
     round: &'a Round<'a>,
-    pub(crate) batcher: Batcher<'b>,
+    pub(crate) processor: P,
     inflater: Inflater,
     delta: Vec<u8>,
     /// An entry's compressed bytes, as read.
@@ -107,11 +147,11 @@ pub(crate) struct Walker<'a, 'b> {
 /// Roots taken at a time from the shared list.
 const GRAB: usize = 16;
 
-impl<'a, 'b> Walker<'a, 'b> {
-    pub(crate) fn new(round: &'a Round<'a>, batcher: Batcher<'b>) -> Self {
+impl<'a, P: Processor> Walker<'a, P> {
+    pub(crate) fn new(round: &'a Round<'a>, processor: P) -> Self {
         Walker {
             round,
-            batcher,
+            processor,
             inflater: Inflater::new(),
             delta: Vec::new(),
             raw: Vec::new(),
@@ -130,68 +170,64 @@ impl<'a, 'b> Walker<'a, 'b> {
                 self.walk(root, hash);
             }
         }
-        self.batcher.flush();
+        self.processor.finish();
     }
 
     fn slot(&self, entry: u32) -> &Slot {
-        &self.round.layout.slots[entry as usize]
+        &self.round.table.slots[entry as usize]
     }
 
-    fn lost(&self, entry: u32, message: String) {
-        let below = self.round.children.descendants(entry);
-        let message = if below == 0 {
-            message
-        } else {
-            format!("{message}; {below} objects stored as deltas on it cannot be verified")
-        };
-        self.batcher
-            .damage(Some(self.slot(entry).offset), None, message);
+    /// `entry` could not be made: reported with the objects lost below it.
+    fn lost(&mut self, entry: u32, error: EntryError) {
+        let lost = self.round.children.descendants(entry);
+        let offset = self.slot(entry).offset;
+        (self.processor).damage(Some(offset), None, Problem::Entry { error, lost });
+    }
+
+    /// Reads `entry`'s compressed bytes.
+    fn read(&mut self, entry: u32) -> Result<(), EntryError> {
+        let s = *self.slot(entry);
+        (self.round.pack)
+            .read(s.data(), s.end, &mut self.raw)
+            .map_err(|e| EntryError::Unreadable(e.into()))
     }
 
     /// Inflates a whole object's entry.
-    fn inflate_whole(&mut self, entry: u32) -> Result<Vec<u8>, String> {
-        let s = *self.slot(entry);
+    fn inflate_whole(&mut self, entry: u32) -> Result<Vec<u8>, EntryError> {
+        self.read(entry)?;
         let mut out = Vec::new();
-        self.round
-            .pack
-            .read(s.data(), s.end, &mut self.raw)
-            .map_err(|e| format!("cannot be read: {e}"))?;
-        self.inflater
-            .inflate(&self.raw, s.size, &mut out)
-            .map_err(|e| format!("its zlib stream: {e}"))?;
+        (self.inflater)
+            .inflate(&self.raw, self.slot(entry).size, &mut out)
+            .map_err(EntryError::Inflate)?;
         Ok(out)
     }
 
     /// Applies `entry`'s delta to `base`.
-    fn apply(&mut self, entry: u32, base: &[u8]) -> Result<Vec<u8>, String> {
-        let s = *self.slot(entry);
+    fn apply(&mut self, entry: u32, base: &[u8]) -> Result<Vec<u8>, EntryError> {
         let delta: &[u8] = match self.round.kept.get(entry as usize) {
             Some(Some(kept)) => kept,
             _ => {
-                self.round
-                    .pack
-                    .read(s.data(), s.end, &mut self.raw)
-                    .map_err(|e| format!("cannot be read: {e}"))?;
-                self.inflater
-                    .inflate(&self.raw, s.size, &mut self.delta)
-                    .map_err(|e| format!("its delta's zlib stream: {e}"))?;
+                self.read(entry)?;
+                (self.inflater)
+                    .inflate(&self.raw, self.slot(entry).size, &mut self.delta)
+                    .map_err(EntryError::DeltaInflate)?;
                 &self.delta
             }
         };
         let mut out = Vec::new();
-        delta::apply(base, delta, &mut out).map_err(|e| e.to_string())?;
+        delta::apply(base, delta, &mut out).map_err(EntryError::Delta)?;
         Ok(out)
     }
 
     /// The content of a resolved entry, made again from its chain: the
     /// whole object at its root, then each delta down to it.
-    fn materialize(&mut self, entry: u32) -> Result<(ObjectKind, Vec<u8>), String> {
+    fn materialize(&mut self, entry: u32) -> Result<(ObjectKind, Vec<u8>), EntryError> {
         let mut chain = vec![entry];
         let mut at = entry;
         while self.slot(at).whole().is_none() {
             at = self.slot(at).base;
-            if at == NONE || chain.len() > self.round.layout.slots.len() {
-                return Err("its delta chain has no whole object at its root".into());
+            if at == NONE || chain.len() > self.round.table.slots.len() {
+                return Err(EntryError::NoWholeRoot);
             }
             chain.push(at);
         }
@@ -203,96 +239,82 @@ impl<'a, 'b> Walker<'a, 'b> {
         Ok((kind, content))
     }
 
+    /// Hands object `entry` to the processor.
+    fn hand(&mut self, entry: u32, kind: ObjectKind, content: &Rc<Vec<u8>>) {
+        let offset = self.slot(entry).offset;
+        (self.processor).object(entry, Some(offset), kind, Rc::clone(content));
+    }
+
     /// One root and everything below it.
     fn walk(&mut self, root: u32, hash_root: bool) {
-        let made = if self.slot(root).whole().is_some() && hash_root {
-            self.inflate_whole(root)
-                .map(|c| (self.slot(root).whole().expect("whole"), c))
-        } else {
-            self.materialize(root)
+        let made = match self.slot(root).whole() {
+            Some(kind) if hash_root => self.inflate_whole(root).map(|c| (kind, c)),
+            _ => self.materialize(root),
         };
         let (kind, content) = match made {
             Ok(made) => made,
             Err(e) => return self.lost(root, e),
         };
         let content = Rc::new(content);
-        let offset = self.slot(root).offset;
         if hash_root {
-            self.batcher
-                .add(root, Some(offset), kind, Rc::clone(&content));
+            self.hand(root, kind, &content);
         }
-        let (next, end) = self.round.children.of(root);
-        if next == end {
+        let children = self.round.children.of(root);
+        if children.0 == children.1 {
             return;
         }
-        let mut held = content.len();
-        let mut stack = vec![Frame {
-            entry: root,
-            content: Some(content),
-            next,
-            end,
-        }];
-        while let Some(top) = stack.last_mut() {
+        let mut path = Bases {
+            frames: Vec::new(),
+            cached_bytes: 0,
+        };
+        path.push(root, content, children);
+        while let Some(top) = path.frames.last_mut() {
             if top.next == top.end {
-                held -= top.content.as_ref().map_or(0, |c| c.len());
-                stack.pop();
+                path.pop();
                 continue;
             }
             let child = self.round.children.list[top.next as usize];
             top.next += 1;
             let last = top.next == top.end;
-            let (base_entry, base) = (top.entry, top.content.clone());
-            let base = match base {
-                Some(base) => base,
-                None => match self.materialize(base_entry) {
-                    Ok((_, c)) => {
-                        let c = Rc::new(c);
-                        held += c.len();
-                        stack.last_mut().expect("the top").content = Some(Rc::clone(&c));
-                        c
-                    }
-                    Err(e) => {
-                        self.lost(child, format!("its base could not be made again: {e}"));
-                        continue;
-                    }
-                },
-            };
-            let result = match self.apply(child, &base) {
-                Ok(r) => Rc::new(r),
-                Err(e) => {
-                    self.lost(child, e);
-                    continue;
+            if let Some(made) = self.make_child(&mut path, child) {
+                if last {
+                    // Its base has no other child left: drop it before going down.
+                    path.pop();
                 }
-            };
-            drop(base);
-            if last {
-                // Its base has no other child left: drop it before going down.
-                let top = stack.pop().expect("the top");
-                held -= top.content.as_ref().map_or(0, |c| c.len());
+                self.hand(child, kind, &made);
+                let below = self.round.children.of(child);
+                if below.0 < below.1 {
+                    path.push(child, made, below);
+                    path.trim(self.round.cache);
+                }
             }
-            let offset = self.slot(child).offset;
-            self.batcher
-                .add(child, Some(offset), kind, Rc::clone(&result));
-            let (next, end) = self.round.children.of(child);
-            if next < end {
-                held += result.len();
-                stack.push(Frame {
-                    entry: child,
-                    content: Some(result),
-                    next,
-                    end,
-                });
-                // Over the limit: drop the bases furthest up the path
-                // (made again from the pack if one is needed later).
-                let top = stack.len() - 1;
-                for frame in &mut stack[..top] {
-                    if held <= self.round.cache {
-                        break;
-                    }
-                    if let Some(c) = frame.content.take() {
-                        held -= c.len();
-                    }
+        }
+    }
+
+    /// `child` made from the deepest base of `path` (made again first if
+    /// the cache dropped it); its damage is reported.
+    fn make_child(&mut self, path: &mut Bases, child: u32) -> Option<Rc<Vec<u8>>> {
+        let top = path.frames.last().expect("a base");
+        let base = match top.content.clone() {
+            Some(base) => base,
+            None => match self.materialize(top.entry) {
+                Ok((_, c)) => {
+                    let c = Rc::new(c);
+                    path.cached_bytes += c.len();
+                    path.frames.last_mut().expect("a base").content = Some(Rc::clone(&c));
+                    c
                 }
+                Err(e) => {
+                    self.lost(child, EntryError::BaseNotMadeAgain(Box::new(e)));
+                    return None;
+                }
+            },
+        };
+        match self.apply(child, &base) {
+            Ok(r) => Some(Rc::new(r)),
+            Err(e) => {
+                self.lost(child, e);
+                None
             }
         }
     }

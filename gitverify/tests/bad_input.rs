@@ -444,11 +444,13 @@ fn unknown_types_and_bad_files() {
     assert!(
         gitverify::sources(&s.path("junk"))
             .unwrap_err()
+            .to_string()
             .contains("not a pack, pack index or bundle")
     );
     assert!(
         gitverify::sources(&s.path("nothing"))
             .unwrap_err()
+            .to_string()
             .contains("nothing")
     );
     let mut bad = b"PACK\0\0\0\x09\0\0\0\x01".to_vec();

@@ -43,8 +43,31 @@ pub enum Parsed {
     Version,
 }
 
+/// A command line that asks for nothing this command does.
+#[derive(Debug, PartialEq, Eq)]
+pub enum UsageError {
+    /// `-j` with nothing after it.
+    NoJobs,
+    /// `-j` with a value that is not a number of threads.
+    BadJobs(String),
+    /// An option this command does not have.
+    UnknownOption(String),
+}
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UsageError::NoJobs => f.write_str("-j needs a number of threads"),
+            UsageError::BadJobs(v) => {
+                write!(f, "-j takes a number of threads of 1 or more, not {v:?}")
+            }
+            UsageError::UnknownOption(o) => write!(f, "unknown option {o}"),
+        }
+    }
+}
+
 /// Parses the arguments after the program name.
-pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Parsed, String> {
+pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Parsed, UsageError> {
     let mut out = Args::default();
     let mut args = args.into_iter();
     let mut only_paths = false;
@@ -56,9 +79,7 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Parse
         }
         let jobs_value = |v: &str| match v.parse::<usize>() {
             Ok(n) if n >= 1 => Ok(n),
-            _ => Err(format!(
-                "-j takes a number of threads of 1 or more, not {v:?}"
-            )),
+            _ => Err(UsageError::BadJobs(v.to_string())),
         };
         match text {
             "--" => only_paths = true,
@@ -68,12 +89,12 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Parse
             "--content" => out.content = true,
             "-q" | "--quiet" => out.quiet = true,
             "-j" | "--jobs" => {
-                let v = args.next().ok_or("-j needs a number of threads")?;
+                let v = args.next().ok_or(UsageError::NoJobs)?;
                 out.jobs = Some(jobs_value(v.to_str().unwrap_or(""))?);
             }
             _ if text.starts_with("--jobs=") => out.jobs = Some(jobs_value(&text[7..])?),
             _ if text.starts_with("-j") => out.jobs = Some(jobs_value(&text[2..])?),
-            _ => return Err(format!("unknown option {text}")),
+            _ => return Err(UsageError::UnknownOption(text.to_string())),
         }
     }
     Ok(Parsed::Run(out))
@@ -83,10 +104,10 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Parse
 mod tests {
     use super::*;
 
-    fn run(args: &[&str]) -> Result<Args, String> {
+    fn run(args: &[&str]) -> Result<Args, UsageError> {
         match parse(args.iter().map(Into::into))? {
             Parsed::Run(a) => Ok(a),
-            _ => Err("not a run".into()),
+            _ => panic!("not a run"),
         }
     }
 
@@ -97,10 +118,17 @@ mod tests {
         assert_eq!(a.paths, [PathBuf::from("x.pack")]);
         assert_eq!(run(&["-j3"]).unwrap().jobs, Some(3));
         assert_eq!(run(&["--jobs=4"]).unwrap().jobs, Some(4));
-        assert!(run(&["-j", "0"]).is_err());
-        assert!(run(&["-j"]).is_err());
-        assert!(run(&["-j", "x"]).is_err());
-        assert!(run(&["--frobnicate"]).is_err());
+        assert_eq!(
+            run(&["-j", "0"]).unwrap_err(),
+            UsageError::BadJobs("0".into())
+        );
+        assert_eq!(run(&["-j"]).unwrap_err(), UsageError::NoJobs);
+        assert_eq!(
+            run(&["-j", "x"]).unwrap_err(),
+            UsageError::BadJobs("x".into())
+        );
+        let unknown = UsageError::UnknownOption("--frobnicate".into());
+        assert_eq!(run(&["--frobnicate"]).unwrap_err(), unknown);
         assert_eq!(run(&["--", "-j"]).unwrap().paths, [PathBuf::from("-j")]);
     }
 }

@@ -3,14 +3,13 @@
 //! `git-NAME` on its PATH).
 
 mod args;
-mod output;
 mod progress;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use gitverify::{Event, Options, Summary};
+use gitverify::{Event, Options, Problem, SourceError, Summary, output};
 
 fn main() -> ExitCode {
     let args = match args::parse(std::env::args_os().skip(1)) {
@@ -41,12 +40,12 @@ fn run(args: args::Args) -> i32 {
     }
     let mut summary = Summary::default();
     let mut sources = Vec::new();
-    let mut unreadable = |file: PathBuf, message: String| {
+    let mut unreadable = |file: PathBuf, error: SourceError| {
         summary.damage.push(gitverify::Damage {
             file,
             offset: None,
             id: None,
-            message,
+            problem: Problem::Source(error),
         })
     };
     if args.paths.is_empty() {
@@ -65,13 +64,10 @@ fn run(args: args::Args) -> i32 {
     let alternates = gitverify::alternates(&sources);
     if !args.json {
         for d in &summary.damage {
-            eprintln!("git-sha1dc: {}", d.message);
+            eprintln!("git-sha1dc: {}", d.problem);
         }
         for alternate in alternates.iter().filter(|_| !args.quiet) {
-            eprintln!(
-                "git-sha1dc: note: objects borrowed from {} (objects/info/alternates) are not verified; name it to verify it",
-                alternate.display()
-            );
+            eprintln!("git-sha1dc: {}", output::alternate_note(alternate));
         }
     }
     let mut progress =
@@ -101,9 +97,7 @@ fn run(args: args::Args) -> i32 {
     } else if !args.quiet {
         eprintln!("git-sha1dc: {}", output::summary_line(&summary));
         if !summary.findings.is_empty() {
-            eprintln!(
-                "git-sha1dc: to find the commits and paths that reach an object: git log --all --find-object=ID --raw"
-            );
+            eprintln!("git-sha1dc: {}", output::FIND_OBJECT_HINT);
         }
     }
     summary.exit_code()

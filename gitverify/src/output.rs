@@ -1,9 +1,10 @@
-//! What the command prints: each finding and damage as it is found (text),
-//! or one JSON document at the end.
+//! What `git-sha1dc` prints, for every front end that prints the same:
+//! each finding as a line of text as it is found, the closing summary, or
+//! one JSON document at the end.
 
 use std::path::PathBuf;
 
-use gitverify::{Damage, Finding, Summary};
+use crate::report::{Check, Damage, Finding, Summary};
 
 /// A finding as one line of text.
 pub fn finding_line(f: &Finding) -> String {
@@ -12,8 +13,8 @@ pub fn finding_line(f: &Finding) -> String {
         None => f.file.display().to_string(),
     };
     let what = match f.check {
-        gitverify::Check::Object => "collision attack on git (object check)",
-        gitverify::Check::Content => "collision material in a blob's content (content check)",
+        Check::Object => "collision attack on git (object check)",
+        Check::Content => "collision material in a blob's content (content check)",
     };
     format!(
         "{what}: {} {} of {} bytes: collision block at content offset {}, disturbance vector {}, in {place}",
@@ -64,7 +65,7 @@ fn damage_json(d: &Damage) -> String {
         json_string(&d.file.to_string_lossy()),
         opt_number(d.offset),
         d.id.map_or("null".into(), |id| format!("\"{id}\"")),
-        json_string(&d.message)
+        json_string(&d.problem.to_string())
     )
 }
 
@@ -91,6 +92,19 @@ pub fn json(summary: &Summary, alternates: &[PathBuf], content: bool) -> String 
         summary.exit_code()
     )
 }
+
+/// The note for an objects directory the sources borrow from
+/// (`objects/info/alternates`), which is not verified.
+pub fn alternate_note(alternate: &std::path::Path) -> String {
+    format!(
+        "note: objects borrowed from {} (objects/info/alternates) are not verified; name it to verify it",
+        alternate.display()
+    )
+}
+
+/// After a finding: how to find what reaches a flagged object.
+pub const FIND_OBJECT_HINT: &str =
+    "to find the commits and paths that reach an object: git log --all --find-object=ID --raw";
 
 /// The closing summary of the text form.
 pub fn summary_line(summary: &Summary) -> String {
