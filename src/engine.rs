@@ -1,10 +1,10 @@
 //! The engine: the streaming state machine behind [`Hasher`](crate::Hasher)
 //! (buffering, the output chain, the record of what was flagged). It
-//! decides what to do with blocks; the backend does the work.
+//! decides what to do with blocks; the platform does the work (src/platform).
 //!
 //! A block's path is compress, filter, test, record. [`Engine::update`]
 //! and [`Engine::finalize`] (or [`Engine::hash_all`], the whole message at
-//! once) hand whole blocks to [`Engine::process`]. With a backend that
+//! once) hand whole blocks to [`Engine::process`]. With a platform that
 //! detects one block at a time (SHA-NI, ARMv8, NEON, simd128: the filter
 //! reads the schedule the rounds store, src/detect) it runs them all
 //! through that and stops only after a collision; otherwise it filters them
@@ -15,23 +15,23 @@
 //! that last path with their masks. A flagged block goes to
 //! [`Record::flag`], the one rare path (src/record.rs).
 
-use crate::backend::Backend;
 use crate::block::{self, Block, Partial};
 use crate::compress::IV;
 use crate::config::Config;
-use crate::detect::{self, Candidates, PerBlock};
-use crate::filter;
+use crate::detect::{Candidates, Found};
 use crate::halves::{BlockFilter, MaskCountError};
 use crate::outcome::Outcome;
+use crate::platform::Platform;
 use crate::record::{Record, Reporter};
 
-/// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
+/// Blocks filtered per platform call: 4 KiB of input, 256 bytes of masks.
 const FILTER_CALL: usize = 64;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Engine {
     config: Config,
-    backend: &'static Backend,
+    /// How this CPU hashes, chosen once.
+    platform: Platform,
     /// The output chain: the safe chain once a collision changed it.
     chain: [u32; 5],
     record: Record,
@@ -49,10 +49,10 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    pub(crate) fn new(config: Config, backend: &'static Backend) -> Self {
+    pub(crate) fn new(config: Config, platform: Platform) -> Self {
         Engine {
             config,
-            backend,
+            platform,
             chain: IV,
             record: Record::default(),
             partial: Partial::EMPTY,
@@ -67,7 +67,7 @@ impl Engine {
     /// batch path hands its last few lanes over: src/batch.rs).
     pub(crate) fn resume(
         config: Config,
-        backend: &'static Backend,
+        platform: Platform,
         chain: [u32; 5],
         record: Record,
         blocks: u64,
@@ -77,12 +77,12 @@ impl Engine {
             record,
             len: blocks * 64,
             blocks,
-            ..Engine::new(config, backend)
+            ..Engine::new(config, platform)
         }
     }
 
     pub(crate) fn reset(&mut self) {
-        *self = Engine::new(self.config, self.backend);
+        *self = Engine::new(self.config, self.platform);
     }
 
     pub(crate) fn len(&self) -> u64 {
@@ -90,7 +90,7 @@ impl Engine {
     }
 
     pub(crate) fn backend_name(&self) -> &'static str {
-        self.backend.name
+        self.platform.name()
     }
 
     pub(crate) fn config(&self) -> Config {
@@ -148,7 +148,7 @@ impl Engine {
 
     /// Whether the last whole block is held back for the next call: where
     /// the filter runs, so that a short message's blocks and its padding
-    /// go to the backend in one call (filtered in one batch, or a block's
+    /// go to the platform in one call (filtered in one batch, or a block's
     /// filter beside the rounds of the next).
     fn holds_blocks(&self) -> bool {
         self.config.detect && self.config.use_filter
@@ -211,13 +211,13 @@ impl Engine {
     /// The filter half at this engine's place in the message: it carries
     /// the unfinished block.
     pub(crate) fn block_filter(&self) -> BlockFilter {
-        BlockFilter::new(self.backend, self.partial)
+        BlockFilter::new(self.platform, self.partial)
     }
 
-    /// The backend (the two-thread paths filter on its vectors).
+    /// The platform (the two-thread paths filter on its vectors).
     #[cfg(feature = "std")]
-    pub(crate) fn backend(&self) -> &'static Backend {
-        self.backend
+    pub(crate) fn platform(&self) -> Platform {
+        self.platform
     }
 
     /// The whole message at once: its blocks straight from `data` (no
@@ -279,9 +279,9 @@ impl Engine {
     /// Compresses whole blocks into the chain(s), detecting collisions.
     fn process(&mut self, blocks: &[Block], report: &mut Reporter<'_>) {
         if !self.config.detect {
-            self.backend.compressor().compress(&mut self.chain, blocks);
+            self.platform.compress(&mut self.chain, blocks);
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.backend.compressor().compress(sha1_chain, blocks);
+                self.platform.compress(sha1_chain, blocks);
             }
             self.blocks += blocks.len() as u64;
             return;
@@ -291,11 +291,12 @@ impl Engine {
         let mut rest = blocks;
         while !rest.is_empty() {
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.backend.compressor().compress(sha1_chain, rest);
+                self.platform.compress(sha1_chain, rest);
             }
-            rest = match self.backend.per_block() {
-                Some(form) if self.config.use_filter => self.detect_per_block(form, rest, report),
-                _ => self.detect_filtered_ahead(rest, report),
+            rest = if self.config.use_filter && self.platform.detects_per_block() {
+                self.detect_per_block(rest, report)
+            } else {
+                self.detect_filtered_ahead(rest, report)
             };
         }
     }
@@ -310,7 +311,7 @@ impl Engine {
         let mut rest = blocks;
         while !rest.is_empty() {
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.backend.compressor().compress(sha1_chain, rest);
+                self.platform.compress(sha1_chain, rest);
             }
             let masks = &masks[blocks.len() - rest.len()..];
             rest = self.detect_masked(rest, masks, report);
@@ -332,7 +333,7 @@ impl Engine {
         for chunk in blocks.chunks(FILTER_CALL) {
             let masks = &mut masks[..chunk.len()];
             if self.config.use_filter {
-                filter::masks(self.backend.simd, chunk, masks);
+                self.platform.filter_masks(chunk, masks);
             }
             let left = self.detect_masked(chunk, masks, report).len();
             done += chunk.len();
@@ -359,34 +360,32 @@ impl Engine {
             if mask == 0 {
                 continue;
             }
-            self.backend
-                .compressor()
-                .compress(&mut self.chain, &blocks[run..i]);
+            self.platform.compress(&mut self.chain, &blocks[run..i]);
             run = i + 1;
             if self.check_candidate(&blocks[i], mask, self.blocks + i as u64, report) {
                 self.blocks += run as u64;
                 return &blocks[run..];
             }
         }
-        self.backend
-            .compressor()
-            .compress(&mut self.chain, &blocks[run..]);
+        self.platform.compress(&mut self.chain, &blocks[run..]);
         self.blocks += blocks.len() as u64;
         &[]
     }
 
-    /// [`Engine::detect_filtered_ahead`] one block at a time, in the
-    /// backend's per-block `form`.
+    /// [`Engine::detect_filtered_ahead`] one block at a time, with the
+    /// platform's per-block filter.
     fn detect_per_block<'a>(
         &mut self,
-        form: PerBlock,
         blocks: &'a [Block],
         report: &mut Reporter<'_>,
     ) -> &'a [Block] {
         let mut rest = blocks;
         loop {
             let start = self.chain;
-            let (i, dv) = match form.detect(&mut self.chain, rest, self.config.reduced_round) {
+            let found =
+                self.platform
+                    .detect_per_block(&mut self.chain, rest, self.config.reduced_round);
+            let Found { index: i, dv } = match found {
                 Some(found) => found,
                 None => break,
             };
@@ -394,9 +393,7 @@ impl Engine {
             // blocks before it compressed again from the call's start.
             let mut chain_in = start;
             if report.wants() {
-                self.backend
-                    .compressor()
-                    .compress(&mut chain_in, &rest[..i]);
+                self.platform.compress(&mut chain_in, &rest[..i]);
             }
             let parted = self.on_collision(&rest[i], self.blocks + i as u64, dv, chain_in, report);
             self.blocks += i as u64 + 1;
@@ -424,8 +421,7 @@ impl Engine {
             mask,
             reduced_round: self.config.reduced_round,
         };
-        let found =
-            detect::compress_candidate(self.backend.compressor(), &mut self.chain, block, c);
+        let found = self.platform.compress_candidate(&mut self.chain, block, c);
         match found {
             Some(dv) => self.on_collision(block, index, dv, chain_in, report),
             None => false,

@@ -46,15 +46,10 @@
 // Targets without the vector instructions the backends use run only the
 // portable backend: the per-block detection is compiled there but unused.
 #![cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_endian = "little"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )),
+    not(any(target_arch = "x86_64", sha1dc_neon, sha1dc_simd128)),
     allow(dead_code, unused_variables)
 )]
 
-mod backend;
 mod batch;
 mod block;
 mod builder;
@@ -72,6 +67,7 @@ mod object;
 mod outcome;
 #[cfg(feature = "std")]
 mod parallel;
+mod platform;
 /// For the C library: the reference's exported internals (DV table,
 /// filter, compression with its states). Not part of the API.
 #[doc(hidden)]
@@ -93,7 +89,6 @@ mod vector;
 /// re-exported (feature `digest`) so callers name the same version.
 #[cfg(feature = "digest")]
 pub use ::digest;
-pub use backend::{BackendError, available_backends};
 #[cfg(feature = "std")]
 pub use builder::hash_many;
 pub use builder::{Builder, SliceLengthError};
@@ -102,6 +97,7 @@ pub use halves::{BlockFilter, MaskCountError};
 pub use hasher::Hasher;
 pub use hex::{Digest, ParseDigestError};
 pub use outcome::{Collision, CollisionBlock, Outcome};
+pub use platform::{BackendError, available_backends};
 
 // The Rust examples of the README and of the guide run as doctests.
 #[cfg(doctest)]

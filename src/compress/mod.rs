@@ -1,6 +1,6 @@
 //! SHA-1 compression, and nothing else: the step function (shared with the
 //! recompression, src/detect), and one file per way of compressing whole
-//! blocks, chosen per backend by [`Compressor`].
+//! blocks, each platform's (src/platform) entered from there.
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
 #[clippy::msrv = "1.72"]
@@ -18,8 +18,6 @@ pub(crate) const IV: [u32; 5] = [
     0x1032_5476,
     0xc3d2_e1f0,
 ];
-
-use crate::block::Block;
 
 /// The round constants.
 pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
@@ -66,49 +64,6 @@ impl<T: Beside> Beside for &mut T {
     unsafe fn group(&mut self, g: usize) {
         // SAFETY: the caller guarantees what `T` needs.
         unsafe { (**self).group(g) }
-    }
-}
-
-/// How a backend compresses blocks. A value names instructions this CPU
-/// runs: only the backend table makes one, for a backend whose `supported`
-/// checked them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Compressor {
-    /// Plain Rust (portable.rs), on every target.
-    Portable,
-    /// The x86 SHA extensions (x86_sha.rs), the schedule expanded as the
-    /// vendor prefers.
-    #[cfg(target_arch = "x86_64")]
-    ShaNi(x86_sha::Expansion),
-    /// The same, the schedule's rotates and three-input xors in AVX-512VL.
-    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-    ShaNiAvx512(x86_sha::Expansion),
-    /// The ARMv8 SHA-1 instructions (aarch64_sha.rs), in builds by a
-    /// compiler that has their intrinsics (`sha1dc_armv8`, set by build.rs).
-    #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
-    Armv8,
-}
-
-impl Compressor {
-    /// Compresses `blocks` into `chain`.
-    #[inline]
-    pub(crate) fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
-        match self {
-            Compressor::Portable => portable::compress_blocks(chain, blocks),
-            // SAFETY: a `ShaNi` exists only where the CPU has SHA-NI.
-            #[cfg(target_arch = "x86_64")]
-            Compressor::ShaNi(e) => unsafe { x86_sha::compress_blocks(e, chain, blocks) },
-            // SAFETY: a `ShaNiAvx512` exists only where the CPU has SHA-NI
-            // and AVX-512VL.
-            #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-            Compressor::ShaNiAvx512(e) => unsafe {
-                x86_sha::compress_blocks_avx512(e, chain, blocks)
-            },
-            // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
-            // instructions.
-            #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
-            Compressor::Armv8 => unsafe { aarch64_sha::compress_blocks(chain, blocks) },
-        }
     }
 }
 

@@ -6,7 +6,7 @@ use crate::block::{Block, expand};
 use crate::compress::aarch64_sha;
 
 /// The ARMv8 rounds (src/compress/aarch64_sha.rs).
-pub(super) struct Armv8;
+pub(crate) struct Armv8;
 
 impl Rounds for Armv8 {
     #[inline(always)]
@@ -28,18 +28,4 @@ impl Rounds for Armv8 {
     unsafe fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<usize> {
         recompress::test(block, w, c)
     }
-}
-
-/// [`super::compress_candidate`] with the ARMv8 rounds.
-///
-/// # Safety
-/// The CPU must support the SHA-1 instructions (Rust's `sha2` feature).
-#[target_feature(enable = "neon,sha2")]
-pub(super) unsafe fn compress_candidate(
-    chain: &mut [u32; 5],
-    block: &Block,
-    c: Candidates,
-) -> Option<usize> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { super::compress_and_test::<Armv8>(chain, block, c) }
 }

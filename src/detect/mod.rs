@@ -15,23 +15,20 @@
 //! candidate ([`compress_candidate`], [`test_candidate`]) and the loop that
 //! detects one block at a time with the per-block filter ([`PerBlock`]).
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
+#[cfg(sha1dc_armv8)]
 #[clippy::msrv = "1.72"]
-mod aarch64_sha;
-mod portable;
-mod recompress;
+pub(crate) mod aarch64_sha;
+pub(crate) mod portable;
+pub(crate) mod recompress;
 #[cfg(test)]
 mod tests;
 #[cfg(target_arch = "x86_64")]
-mod x86_sha;
+pub(crate) mod x86_sha;
 
 pub(crate) use recompress::{Candidates, Compressed, collision_block};
 
-#[cfg(target_arch = "x86_64")]
-use crate::compress::x86_sha::Expansion;
-
-use crate::block::{Block, Schedule, expand};
-use crate::compress::{Beside, Compressor, State};
+use crate::block::{Block, Schedule};
+use crate::compress::{Beside, State};
 #[cfg(target_arch = "x86_64")]
 use crate::vector::Vector;
 
@@ -114,57 +111,21 @@ pub(crate) trait TestsBeside: KeepingRounds {
     unsafe fn matched(test: &Self::Test) -> bool;
 }
 
-/// Compresses a candidate block into `chain` and tests its candidate DVs:
-/// the first for which it is half of a collision.
-pub(crate) fn compress_candidate(
-    compressor: Compressor,
-    chain: &mut [u32; 5],
-    block: &Block,
-    c: Candidates,
-) -> Option<usize> {
-    match compressor {
-        // SAFETY: the portable rounds need no CPU feature.
-        Compressor::Portable => unsafe { compress_and_test::<portable::Portable>(chain, block, c) },
-        // SAFETY: a `ShaNi` (or `ShaNiAvx512`) exists only where the CPU
-        // has SHA-NI.
-        #[cfg(target_arch = "x86_64")]
-        Compressor::ShaNi(e) => unsafe { x86_sha::compress_candidate(e, chain, block, c) },
-        #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-        Compressor::ShaNiAvx512(e) => unsafe { x86_sha::compress_candidate(e, chain, block, c) },
-        // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
-        // instructions.
-        #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
-        Compressor::Armv8 => unsafe { aarch64_sha::compress_candidate(chain, block, c) },
-    }
+/// A block found to be half of a collision: its index in the call's
+/// blocks, and the DV it was found for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub index: usize,
+    pub dv: usize,
 }
 
-/// Tests the candidate DVs of a block compressed elsewhere (the batch's
-/// lanes), with the compressor's own test.
-pub(crate) fn test_candidate(
-    compressor: Compressor,
-    compressed: &Compressed,
-    block: &Block,
-    c: Candidates,
-) -> Option<usize> {
-    match compressor {
-        Compressor::Portable => recompress::test(compressed, &expand(block), c),
-        // SAFETY: a `ShaNi` (or `ShaNiAvx512`) exists only where the CPU
-        // has SHA-NI.
-        #[cfg(target_arch = "x86_64")]
-        Compressor::ShaNi(e) => unsafe { x86_sha::test_candidate(e, compressed, block, c) },
-        #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-        Compressor::ShaNiAvx512(e) => unsafe { x86_sha::test_candidate(e, compressed, block, c) },
-        #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
-        Compressor::Armv8 => recompress::test(compressed, &expand(block), c),
-    }
-}
-
-/// [`compress_candidate`] with rounds `R`.
+/// Compresses a candidate block into `chain` with rounds `R` and tests its
+/// candidate DVs: the first for which it is half of a collision.
 ///
 /// # Safety
 /// The CPU must support `R`'s instructions.
 #[inline(always)]
-unsafe fn compress_and_test<R: Rounds>(
+pub(crate) unsafe fn compress_and_test<R: Rounds>(
     chain: &mut [u32; 5],
     block: &Block,
     c: Candidates,
@@ -186,12 +147,12 @@ unsafe fn compress_and_test<R: Rounds>(
 /// # Safety
 /// The CPU must support `R`'s instructions and whatever `mask` needs.
 #[inline(always)]
-unsafe fn detect_blocks<R: KeepingRounds>(
+pub(crate) unsafe fn detect_blocks<R: KeepingRounds>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
     mask: impl Fn(&R::Schedule) -> u32,
-) -> Option<(usize, usize)> {
+) -> Option<Found> {
     let mut schedule = R::Schedule::default();
     // SAFETY (whole body): the caller checked the CPU.
     unsafe {
@@ -212,7 +173,7 @@ unsafe fn detect_blocks<R: KeepingRounds>(
                 };
                 if let Some(dv) = R::test_stored(&compressed, &schedule, c) {
                     *chain = compressed.chain_out;
-                    return Some((i, dv));
+                    return Some(Found { index: i, dv });
                 }
             }
         }
@@ -382,12 +343,12 @@ impl<F: FilterBeside<S>, S: Schedule> Beside for Entries<'_, F, S> {
 /// # Safety
 /// The CPU must support `R`'s instructions and what `F` needs.
 #[inline(always)]
-unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
+pub(crate) unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
     schedules: &mut [R::Schedule; 2],
-) -> Option<(usize, usize)> {
+) -> Option<Found> {
     let first = blocks.first()?;
     // Each schedule at a fixed place: the loop below is unrolled by two.
     let [even, odd] = schedules;
@@ -415,7 +376,7 @@ unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
                         }
                         if R::matched(&test) {
                             *chain = R::store(out);
-                            return Some((i - 2, dv));
+                            return Some(Found { index: i - 2, dv });
                         }
                     }
                     let found = behind.test::<R>($old, F::alone($old), reduced_round);
@@ -424,7 +385,7 @@ unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
                     } else {
                         rounds
                     });
-                    return found.map(|dv| (i - 1, dv));
+                    return found.map(|dv| Found { index: i - 1, dv });
                 }
                 let chain_in = rounds;
                 let mut entries = Entries::<F, _> {
@@ -440,7 +401,7 @@ unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
                 if let Some((test, out, dv)) = pending.take() {
                     if R::matched(&test) {
                         *chain = R::store(out);
-                        return Some((i - 2, dv));
+                        return Some(Found { index: i - 2, dv });
                     }
                 }
                 let mask = entries.mask();
@@ -450,7 +411,7 @@ unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
                     pending = Some((test, behind.chain_out, dv));
                 } else if let Some(dv) = behind.test::<R>($old, mask, reduced_round) {
                     *chain = R::store(behind.chain_out);
-                    return Some((i - 1, dv));
+                    return Some(Found { index: i - 1, dv });
                 }
                 behind = Behind {
                     chain_in,
@@ -463,107 +424,6 @@ unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
         loop {
             step!(odd, even);
             step!(even, odd);
-        }
-    }
-}
-
-/// The forms of detection one block at a time: a compressor's rounds that
-/// store the schedule, and the per-block filter that reads it. A value
-/// names instructions this CPU runs: only the backend table makes one (and
-/// chooses each SHA-NI form's [`Expansion`] by vendor).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PerBlock {
-    /// SHA-NI rounds, the 4-lane SSE2 filter of each block beside the
-    /// rounds of the next ([`detect_beside`]).
-    #[cfg(target_arch = "x86_64")]
-    ShaNiSse2(Expansion),
-    /// SHA-NI rounds, the 8-lane AVX2 filter behind a call (its
-    /// `vzeroupper` on return keeps the SHA instructions clean).
-    #[cfg(target_arch = "x86_64")]
-    ShaNiAvx2Behind(Expansion),
-    /// SHA-NI rounds with AVX-512VL, the 4-lane AVX-512VL filter of each
-    /// block beside the rounds of the next ([`detect_beside`]): 128-bit, so
-    /// no dirty upper state next to the SHA instructions.
-    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-    ShaNiAvx512(Expansion),
-    /// SHA-NI rounds, the 8-lane filter of each block beside the rounds of
-    /// the next ([`detect_beside`]), 256-bit code in AVX-512VL encodings (32
-    /// vector registers beside the rounds' 16) next to the legacy-SSE SHA
-    /// instructions: for CPUs where that costs nothing (the backend table
-    /// says which: src/backend/x86_64.rs). A call of at most [`SHORT_CALL`]
-    /// blocks takes `ShaNiAvx2Behind`: there the last block's filter, which
-    /// has no next block to hide in, costs more than the filter behind
-    /// every block.
-    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-    ShaNiAvx512Lanes8(Expansion),
-    /// Portable rounds, the 4-lane NEON filter.
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    PortableNeon,
-    /// Portable rounds, the 4-lane simd128 filter.
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    PortableSimd128,
-}
-
-/// The most blocks a call of the `ShaNiAvx512Lanes8` form filters behind
-/// the rounds instead, chosen by timing one-shot messages of 64 bytes to
-/// 1 KiB.
-#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-const SHORT_CALL: usize = 3;
-
-impl PerBlock {
-    /// Whether the rounds of a long call run this form's whole filter
-    /// beside them (`ShaNiAvx512Lanes8`), so that a second thread has no
-    /// filter to take from this one (src/parallel): handing chunks over
-    /// costs more than the little the filter adds to the rounds.
-    #[cfg(feature = "std")]
-    pub(crate) fn hides_filter(self) -> bool {
-        #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-        if let PerBlock::ShaNiAvx512Lanes8(_) = self {
-            return true;
-        }
-        false
-    }
-
-    /// [`detect_blocks`] in this form.
-    pub(crate) fn detect(
-        self,
-        chain: &mut [u32; 5],
-        blocks: &[Block],
-        reduced_round: bool,
-    ) -> Option<(usize, usize)> {
-        // SAFETY (every arm): a `PerBlock` names instructions this CPU runs.
-        #[allow(unused_unsafe)]
-        unsafe {
-            match self {
-                #[cfg(target_arch = "x86_64")]
-                PerBlock::ShaNiSse2(e) => x86_sha::detect_sse2(e, chain, blocks, reduced_round),
-                #[cfg(target_arch = "x86_64")]
-                PerBlock::ShaNiAvx2Behind(e) => {
-                    x86_sha::detect_avx2(e, chain, blocks, reduced_round)
-                }
-                #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                PerBlock::ShaNiAvx512(e) => {
-                    x86_sha::detect_avx512::<x86_sha::Avx512Filter>(e, chain, blocks, reduced_round)
-                }
-                #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                PerBlock::ShaNiAvx512Lanes8(e) if blocks.len() <= SHORT_CALL => {
-                    x86_sha::detect_avx2(e, chain, blocks, reduced_round)
-                }
-                #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                PerBlock::ShaNiAvx512Lanes8(e) => {
-                    x86_sha::detect_avx512::<x86_sha::Lanes8Filter>(e, chain, blocks, reduced_round)
-                }
-                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-                PerBlock::PortableNeon => portable::detect::<core::arch::aarch64::uint32x4_t>(
-                    chain,
-                    blocks,
-                    reduced_round,
-                ),
-                #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-                PerBlock::PortableSimd128 => {
-                    portable::detect::<core::arch::wasm32::v128>(chain, blocks, reduced_round)
-                }
-            }
         }
     }
 }

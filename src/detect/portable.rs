@@ -7,7 +7,7 @@ use crate::block::{Block, InOrder};
 use crate::compress::{Beside, State, portable};
 
 /// The portable rounds (src/compress/portable.rs).
-pub(super) struct Portable;
+pub(crate) struct Portable;
 
 impl Rounds for Portable {
     #[inline(always)]
@@ -67,18 +67,12 @@ impl KeepingRounds for Portable {
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.
-#[cfg_attr(
-    not(any(
-        all(target_arch = "aarch64", target_endian = "little"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )),
-    allow(dead_code)
-)]
-pub(super) unsafe fn detect<V: crate::vector::Vector>(
+#[cfg_attr(not(any(sha1dc_neon, sha1dc_simd128)), allow(dead_code))]
+pub(crate) unsafe fn detect<V: crate::vector::Vector>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
-) -> Option<(usize, usize)> {
+) -> Option<super::Found> {
     use crate::filter::per_block::Windows4;
     // SAFETY: the portable rounds need nothing; the caller checked V's
     // instruction set.

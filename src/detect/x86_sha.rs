@@ -11,9 +11,7 @@ use core::arch::x86_64::*;
 use super::recompress::{TestStates, dvs_of, first_match, partner_at_boundary, partner_before_64};
 use super::{Candidates, Compressed, KeepingRounds, Rounds, TestsBeside};
 use crate::block::{Block, InOrder, Mirrored, Schedule};
-use crate::compress::x86_sha::{
-    Expand, Expansion, Observer, block_rounds, load, schedule, state_of, store, with_expansion,
-};
+use crate::compress::x86_sha::{Expand, Observer, block_rounds, load, schedule, state_of, store};
 use crate::compress::{Beside, State};
 use crate::dv::DVS;
 use crate::filter::per_block::BESIDE;
@@ -73,7 +71,7 @@ impl<B: Beside> Observer for KeepSchedule<'_, B> {
 
 /// The SHA-NI rounds (src/compress/x86_sha.rs), the schedule expanded by
 /// `E`.
-pub(super) struct ShaNi<E>(core::marker::PhantomData<E>);
+pub(crate) struct ShaNi<E>(core::marker::PhantomData<E>);
 
 impl<E: Expand> Rounds for ShaNi<E> {
     #[inline(always)]
@@ -159,100 +157,8 @@ impl<E: Expand> TestsBeside for ShaNi<E> {
     }
 }
 
-/// [`super::compress_candidate`] with the SHA-NI rounds.
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
-#[inline]
-pub(super) unsafe fn compress_candidate(
-    e: Expansion,
-    chain: &mut [u32; 5],
-    block: &Block,
-    c: Candidates,
-) -> Option<usize> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, compress_candidate_with(chain, block, c)) }
-}
-
-/// [`compress_candidate`] with the expansion `E`.
-///
-/// # Safety
-/// As [`compress_candidate`].
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn compress_candidate_with<E: Expand>(
-    chain: &mut [u32; 5],
-    block: &Block,
-    c: Candidates,
-) -> Option<usize> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { super::compress_and_test::<ShaNi<E>>(chain, block, c) }
-}
-
-/// [`super::test_candidate`] with the SHA-NI rounds: the schedule by their
-/// vector recurrence.
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
-#[inline]
-pub(super) unsafe fn test_candidate(
-    e: Expansion,
-    compressed: &Compressed,
-    block: &Block,
-    c: Candidates,
-) -> Option<usize> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, test_candidate_with(compressed, block, c)) }
-}
-
-/// [`test_candidate`] with the expansion `E`.
-///
-/// # Safety
-/// As [`test_candidate`].
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn test_candidate_with<E: Expand>(
-    compressed: &Compressed,
-    block: &Block,
-    c: Candidates,
-) -> Option<usize> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { test_schedule(compressed, &InOrder(schedule::<E>(block)), c) }
-}
-
-/// Detection one block at a time with the 4-lane SSE2 filter of each block
-/// beside the rounds of the next ([`super::detect_beside`]).
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
-#[inline]
-pub(super) unsafe fn detect_sse2(
-    e: Expansion,
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<(usize, usize)> {
-    let mut schedules = [Mirrored::default(), Mirrored::default()];
-    let s = &mut schedules;
-    // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, beside_sse2(chain, blocks, reduced_round, s)) }
-}
-
-/// [`detect_sse2`] on zeroed schedules.
-///
-/// # Safety
-/// As [`detect_sse2`].
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn beside_sse2<E: Expand>(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-    schedules: &mut [Mirrored; 2],
-) -> Option<(usize, usize)> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { super::detect_beside::<ShaNi<E>, Sse2Filter>(chain, blocks, reduced_round, schedules) }
-}
-
 /// The 4-lane SSE2 filter beside the SHA-NI rounds.
-struct Sse2Filter;
+pub(crate) struct Sse2Filter;
 
 impl super::FilterBeside<Mirrored> for Sse2Filter {
     type V = __m128i;
@@ -285,37 +191,6 @@ fn finish_sse2(s: &Mirrored, killed: __m128i) -> u32 {
     unsafe { Windows4::finish::<_, Mirrored, BESIDE>(s, killed) }
 }
 
-/// Detection one block at a time with the 8-lane AVX2 per-block filter
-/// behind a call (its `vzeroupper` on return keeps the SHA instructions
-/// clean).
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3, SSE4.1 and AVX2.
-#[inline]
-pub(super) unsafe fn detect_avx2(
-    e: Expansion,
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<(usize, usize)> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, behind_avx2(chain, blocks, reduced_round)) }
-}
-
-/// [`detect_avx2`] with the expansion `E`.
-///
-/// # Safety
-/// As [`detect_avx2`].
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn behind_avx2<E: Expand>(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<(usize, usize)> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { super::detect_blocks::<ShaNi<E>>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
-}
-
 /// The 8-lane filter beside the SHA-NI rounds: all 31 entries of its
 /// table, two after each group of four steps, 256-bit code next to the
 /// legacy-SSE SHA instructions, for the CPUs where that costs nothing (the
@@ -323,7 +198,7 @@ unsafe fn behind_avx2<E: Expand>(
 /// and three-input logic, so that it spills nothing next to the rounds (in
 /// AVX2's 16 registers it measured slower than the 4-lane filter).
 #[cfg(sha1dc_avx512)]
-pub(super) struct Lanes8Filter;
+pub(crate) struct Lanes8Filter;
 
 #[cfg(sha1dc_avx512)]
 impl super::FilterBeside<Mirrored> for Lanes8Filter {
@@ -349,50 +224,10 @@ impl super::FilterBeside<Mirrored> for Lanes8Filter {
     }
 }
 
-/// Detection one block at a time, the rounds compiled with AVX-512VL
-/// (rotates and three-input logic in the schedule), with the filter `F` of
-/// each block beside the rounds of the next ([`super::detect_beside`]):
-/// [`Avx512Filter`] or [`Lanes8Filter`], as the backend table chooses. The
-/// schedules are zeroed here, outside the AVX-512 code, where LLVM would
-/// zero them with 512-bit stores.
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX2, AVX-512F and
-/// AVX-512VL.
-#[cfg(sha1dc_avx512)]
-#[inline]
-pub(super) unsafe fn detect_avx512<F: super::FilterBeside<Mirrored>>(
-    e: Expansion,
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<(usize, usize)> {
-    let mut schedules = [Mirrored::default(), Mirrored::default()];
-    let s = &mut schedules;
-    // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, beside_avx512::<F>(chain, blocks, reduced_round, s)) }
-}
-
-/// [`detect_avx512`] on zeroed schedules.
-///
-/// # Safety
-/// As [`detect_avx512`].
-#[cfg(sha1dc_avx512)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
-unsafe fn beside_avx512<F: super::FilterBeside<Mirrored>, E: Expand>(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-    schedules: &mut [Mirrored; 2],
-) -> Option<(usize, usize)> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { super::detect_beside::<ShaNi<E>, F>(chain, blocks, reduced_round, schedules) }
-}
-
 /// The 4-lane AVX-512VL filter beside the SHA-NI rounds: 128-bit, so no
 /// dirty upper state next to the SHA instructions.
 #[cfg(sha1dc_avx512)]
-pub(super) struct Avx512Filter;
+pub(crate) struct Avx512Filter;
 
 #[cfg(sha1dc_avx512)]
 impl super::FilterBeside<Mirrored> for Avx512Filter {
@@ -429,9 +264,14 @@ unsafe fn finish_avx512(s: &Mirrored, killed: crate::vector::Vl128) -> u32 {
     unsafe { Windows4::finish::<_, Mirrored, BESIDE>(s, killed) }
 }
 
+/// The 8-lane per-block filter behind a call: its `vzeroupper` on return
+/// keeps the SHA instructions clean.
+///
+/// # Safety
+/// The CPU must support AVX2.
 #[inline(never)]
 #[target_feature(enable = "avx2")]
-unsafe fn mask8_avx2(s: &Mirrored) -> u32 {
+pub(crate) unsafe fn mask8_avx2(s: &Mirrored) -> u32 {
     // SAFETY: the caller checked AVX2.
     unsafe { Windows8::mask::<__m256i, Mirrored>(s) }
 }
@@ -444,7 +284,11 @@ unsafe fn mask8_avx2(s: &Mirrored) -> u32 {
 /// twenty comes here, and the loops that call it keep their registers.
 #[inline(never)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn test_schedule<S: Schedule>(block: &Compressed, s: &S, c: Candidates) -> Option<usize> {
+pub(crate) unsafe fn test_schedule<S: Schedule>(
+    block: &Compressed,
+    s: &S,
+    c: Candidates,
+) -> Option<usize> {
     if c.reduced_round {
         let w = s.words();
         let states = TestStates::from_before_60(block.before_60, &w);
@@ -569,7 +413,7 @@ impl<S: Schedule> Partner<'_, S> {
 /// then the comparison. It holds the partner's message, so the schedule it
 /// was read from can be written again, and its state stays in place
 /// between the groups as the block's does.
-pub(super) struct PartnerBeside {
+pub(crate) struct PartnerBeside {
     /// The partner's message words, four a group as [`Partner::words`]
     /// gives them.
     words: [__m128i; 20],

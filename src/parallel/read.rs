@@ -261,7 +261,7 @@ pub(crate) fn update_reader<R: Read + Send>(
     let filter = if super::filter_apart(engine) {
         let carried = ((engine.len() + n as u64) % 64) as usize;
         Some(BlockFilter::new(
-            engine.backend(),
+            engine.platform(),
             Partial::new(&head.bytes()[n - carried..n]),
         ))
     } else {

@@ -1,0 +1,349 @@
+//! The x86_64 backends, fastest first, and the `#[target_feature]` entry
+//! of each operation of their platforms.
+//!
+//! SHA-NI compression with the AVX-512, AVX2 or SSE2 filter, then the
+//! portable compressor with each filter (CPUs without SHA-NI). SSE2 is part
+//! of x86-64, so the portable backend is only ever chosen when forced.
+//!
+//! The SHA-NI backends detect one block at a time (the per-block filter on
+//! the schedule the rounds store: src/detect/x86_sha.rs), each block's
+//! filter beside the rounds of the next where that is free.
+//!
+//! Two choices are by vendor ([`Vendor`], from CPUID), both measured faster
+//! on Zen 5. On AMD the SHA-NI rounds expand the whole schedule with the SHA
+//! message instructions ([`expansion`]). And on AMD the AVX-512 backend runs
+//! the 8-lane filter beside the rounds, 256-bit code next to the legacy-SSE
+//! SHA instructions (calls of up to three blocks behind the rounds, as
+//! measured on Zen 4 too): on Zen 5 that mix measured free, and a Zen 4
+//! probe found 256-bit work beside the SHA rounds cheap
+//! (docs/performance.md). On Intel it leaves the upper state dirty and
+//! costs several times the rounds, so there the filter beside the rounds
+//! is 128-bit. The AVX2 backend's filter runs behind a call on every
+//! vendor: it serves AMD CPUs before Zen 4, whose optimization guide
+//! penalizes switching between SSE and AVX code with the upper state
+//! dirty. Any other vendor gets the
+//! arrangement measured on Intel; a CPU the table does not know gets its
+//! vendor's.
+//!
+//! The AVX-512 backends exist in builds by a compiler that has the
+//! intrinsics (`sha1dc_avx512`, set by build.rs).
+
+use super::choice::Vendor;
+use super::{Backend, Platform};
+use crate::block::{Block, Mirrored};
+use crate::compress::x86_sha::{self, Expand, Expansion, Rol2, ShaMsg};
+use crate::detect::x86_sha::{ShaNi, Sse2Filter, mask8_avx2, test_schedule};
+use crate::detect::{self, Candidates, Compressed, Found};
+use crate::vector::OnVectors;
+
+cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
+cpufeatures::new!(has_avx2, "avx2");
+#[cfg(sha1dc_avx512)]
+cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl");
+
+pub(super) static BACKENDS: &[Backend] = &[
+    #[cfg(sha1dc_avx512)]
+    Backend {
+        supported: || has_sha_ni::get() && has_avx512::get(),
+        amd: Platform::ShaNiAvx512Lanes8,
+        other: Platform::ShaNiAvx512,
+    },
+    Backend {
+        supported: || has_sha_ni::get() && has_avx2::get(),
+        amd: Platform::ShaNiAvx2(expansion(Vendor::Amd)),
+        other: Platform::ShaNiAvx2(expansion(Vendor::Other)),
+    },
+    Backend {
+        supported: has_sha_ni::get,
+        amd: Platform::ShaNiSse2(expansion(Vendor::Amd)),
+        other: Platform::ShaNiSse2(expansion(Vendor::Other)),
+    },
+    #[cfg(sha1dc_avx512)]
+    Backend {
+        supported: has_avx512::get,
+        amd: Platform::Avx512,
+        other: Platform::Avx512,
+    },
+    Backend {
+        supported: has_avx2::get,
+        amd: Platform::Avx2,
+        other: Platform::Avx2,
+    },
+    Backend {
+        supported: || true,
+        amd: Platform::Sse2,
+        other: Platform::Sse2,
+    },
+];
+
+/// How the SHA-NI rounds expand the schedule: on AMD with the SHA message
+/// instructions throughout, single operations there (fewer instructions:
+/// faster short messages, no slower long ones); elsewhere words 32..80 by
+/// the rol-2 recurrence, as `sha1msg2` is microcoded on Sapphire Rapids.
+const fn expansion(vendor: Vendor) -> Expansion {
+    match vendor {
+        Vendor::Amd => Expansion::ShaMsg,
+        Vendor::Other => Expansion::Rol2,
+    }
+}
+
+/// This CPU's vendor (CPUID leaf 0), read once.
+pub(super) fn vendor() -> Vendor {
+    use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+    // 0: not read yet; 1: AMD; 2: another vendor.
+    static VENDOR: AtomicU8 = AtomicU8::new(0);
+    match VENDOR.load(Relaxed) {
+        1 => Vendor::Amd,
+        2 => Vendor::Other,
+        _ => {
+            // SAFETY: every x86-64 CPU has CPUID and its leaf 0.
+            #[allow(unused_unsafe)]
+            let id = unsafe { core::arch::x86_64::__cpuid(0) };
+            // "AuthenticAMD" in EBX, EDX, ECX.
+            let amd = (id.ebx, id.edx, id.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
+            VENDOR.store(if amd { 1 } else { 2 }, Relaxed);
+            if amd { Vendor::Amd } else { Vendor::Other }
+        }
+    }
+}
+
+// The entries: one `#[target_feature]` function per operation, each over
+// the kernel's generic body (src/compress/x86_sha.rs, src/detect/), the
+// expansion a type so that the rounds are compiled for each.
+
+/// [`Platform::compress`] with SHA-NI.
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(super) unsafe fn sha_ni_compress<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY: the caller checked the CPU.
+    unsafe { x86_sha::rounds::<E>(chain, blocks) }
+}
+
+/// [`sha_ni_compress`] compiled with AVX-512VL: the schedule's rotates and
+/// three-input xors take one instruction each (128-bit: no dirty upper
+/// state next to the SHA instructions).
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX-512F and AVX-512VL.
+#[cfg(sha1dc_avx512)]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
+pub(super) unsafe fn compress_avx512<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY: the caller checked the CPU.
+    unsafe { x86_sha::rounds::<E>(chain, blocks) }
+}
+
+/// [`Platform::compress_candidate`] with SHA-NI.
+///
+/// # Safety
+/// As [`sha_ni_compress`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(super) unsafe fn sha_ni_compress_candidate<E: Expand>(
+    chain: &mut [u32; 5],
+    block: &Block,
+    c: Candidates,
+) -> Option<usize> {
+    // SAFETY: the caller checked the CPU.
+    unsafe { detect::compress_and_test::<ShaNi<E>>(chain, block, c) }
+}
+
+/// [`Platform::test_candidate`] with SHA-NI: the schedule by their vector
+/// recurrence.
+///
+/// # Safety
+/// As [`sha_ni_compress`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(super) unsafe fn sha_ni_test_candidate<E: Expand>(
+    compressed: &Compressed,
+    block: &Block,
+    c: Candidates,
+) -> Option<usize> {
+    // SAFETY: the caller checked the CPU.
+    unsafe {
+        test_schedule(
+            compressed,
+            &crate::block::InOrder(x86_sha::schedule::<E>(block)),
+            c,
+        )
+    }
+}
+
+/// [`Platform::detect_per_block`] with the 4-lane SSE2 filter of each
+/// block beside the rounds of the next, on schedules zeroed here.
+///
+/// # Safety
+/// As [`sha_ni_compress`].
+#[inline]
+pub(super) unsafe fn detect_sse2(
+    e: Expansion,
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<Found> {
+    let mut schedules = [Mirrored::default(), Mirrored::default()];
+    let s = &mut schedules;
+    // SAFETY: the caller checked the CPU.
+    unsafe { x86_sha::with_expansion!(e, beside_sse2(chain, blocks, reduced_round, s)) }
+}
+
+/// [`detect_sse2`] with the expansion `E`.
+///
+/// # Safety
+/// As [`sha_ni_compress`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn beside_sse2<E: Expand>(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    schedules: &mut [Mirrored; 2],
+) -> Option<Found> {
+    // SAFETY: the caller checked the CPU.
+    unsafe {
+        detect::detect_beside::<ShaNi<E>, Sse2Filter>(chain, blocks, reduced_round, schedules)
+    }
+}
+
+/// [`Platform::detect_per_block`] with the 8-lane AVX2 per-block filter
+/// behind a call (its `vzeroupper` on return keeps the SHA instructions
+/// clean).
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1 and AVX2.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(super) unsafe fn sha_ni_detect_avx2<E: Expand>(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<Found> {
+    // SAFETY: the caller checked the CPU.
+    unsafe { detect::detect_blocks::<ShaNi<E>>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
+}
+
+/// [`Platform::detect_per_block`] of `ShaNiAvx512`: the rounds compiled
+/// with AVX-512VL, the schedule by the rol-2 recurrence, the 4-lane
+/// AVX-512VL filter of each block beside the rounds of the next. The
+/// schedules are zeroed here, outside the AVX-512 code, where LLVM would
+/// zero them with 512-bit stores.
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX2, AVX-512F and
+/// AVX-512VL.
+#[cfg(sha1dc_avx512)]
+#[inline]
+pub(super) unsafe fn detect_avx512(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<Found> {
+    use crate::detect::x86_sha::Avx512Filter;
+    let mut schedules = [Mirrored::default(), Mirrored::default()];
+    let s = &mut schedules;
+    // SAFETY: the caller checked the CPU.
+    unsafe { beside_avx512::<Avx512Filter, Rol2>(chain, blocks, reduced_round, s) }
+}
+
+/// [`Platform::detect_per_block`] of `ShaNiAvx512Lanes8`: as
+/// [`detect_avx512`], the schedule by the SHA message instructions, the
+/// 8-lane filter beside the rounds.
+///
+/// # Safety
+/// As [`detect_avx512`].
+#[cfg(sha1dc_avx512)]
+#[inline]
+pub(super) unsafe fn detect_lanes8(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<Found> {
+    use crate::detect::x86_sha::Lanes8Filter;
+    let mut schedules = [Mirrored::default(), Mirrored::default()];
+    let s = &mut schedules;
+    // SAFETY: the caller checked the CPU.
+    unsafe { beside_avx512::<Lanes8Filter, ShaMsg>(chain, blocks, reduced_round, s) }
+}
+
+/// [`detect_avx512`] and [`detect_lanes8`] on zeroed schedules.
+///
+/// # Safety
+/// As [`detect_avx512`].
+#[cfg(sha1dc_avx512)]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
+unsafe fn beside_avx512<F: detect::FilterBeside<Mirrored>, E: Expand>(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    schedules: &mut [Mirrored; 2],
+) -> Option<Found> {
+    // SAFETY: the caller checked the CPU.
+    unsafe { detect::detect_beside::<ShaNi<E>, F>(chain, blocks, reduced_round, schedules) }
+}
+
+/// [`Platform::run_on_vectors`] on AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn run_avx2<W: OnVectors>(work: W) -> W::Output {
+    // SAFETY: the caller checked AVX2.
+    unsafe { work.run::<core::arch::x86_64::__m256i>() }
+}
+
+/// [`Platform::run_on_vectors`] on AVX-512.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VL.
+#[cfg(sha1dc_avx512)]
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+pub(super) unsafe fn run_avx512<W: OnVectors>(work: W) -> W::Output {
+    // SAFETY: the caller checked AVX-512 F, BW and VL.
+    unsafe { work.run::<core::arch::x86_64::__m512i>() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The vendor CPUID gives is the one Linux reports, and the SHA-NI
+    /// backends' forms on this CPU are its vendor's.
+    #[test]
+    fn the_vendor_is_the_one_linux_reports() {
+        let info = match std::fs::read_to_string("/proc/cpuinfo") {
+            Ok(info) => info,
+            Err(_) => {
+                return crate::skip::skip_or_fail("no /proc/cpuinfo to compare the vendor with");
+            }
+        };
+        let amd = info
+            .lines()
+            .any(|l| l.starts_with("vendor_id") && l.ends_with("AuthenticAMD"));
+        let want = if amd { Vendor::Amd } else { Vendor::Other };
+        assert_eq!(vendor(), want);
+        assert_eq!(vendor(), want, "read once, the same");
+        let sha_msg = if amd {
+            Expansion::ShaMsg
+        } else {
+            Expansion::Rol2
+        };
+        // This CPU's platform of each backend is its vendor's.
+        let this = Backend::all().map(|b| b.on(Vendor::this_cpu()));
+        assert!(this.eq(Backend::all().map(|b| b.on(want))));
+        for backend in BACKENDS {
+            let platform = backend.on(want);
+            let name = backend.name();
+            assert_eq!(platform.name(), name);
+            match platform {
+                Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => assert_eq!(e, sha_msg, "{name}"),
+                _ => {}
+            }
+            // Only the AVX-512 backend on AMD filters beside the rounds with
+            // 256-bit code (and expands with the SHA message instructions).
+            #[cfg(sha1dc_avx512)]
+            {
+                let lanes8 = platform == Platform::ShaNiAvx512Lanes8;
+                assert_eq!(lanes8, amd && name == "sha-ni+avx512", "{name}");
+            }
+        }
+    }
+}
