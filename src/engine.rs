@@ -19,6 +19,7 @@ use crate::block::{self, Block, Partial};
 use crate::compress::IV;
 use crate::config::Config;
 use crate::detect::{Candidates, Found};
+use crate::dv::DisturbanceVector;
 use crate::halves::{BlockFilter, MaskCountError};
 use crate::outcome::Outcome;
 use crate::platform::Platform;
@@ -434,7 +435,7 @@ impl Engine {
         &mut self,
         block: &Block,
         index: u64,
-        dv: usize,
+        dv: DisturbanceVector,
         chain_in: [u32; 5],
         report: &mut Reporter<'_>,
     ) -> bool {

@@ -4,6 +4,7 @@
 use super::{Candidates, Compressed, Rounds, recompress};
 use crate::block::{Block, expand};
 use crate::compress::aarch64_sha;
+use crate::dv::DisturbanceVector;
 
 /// The ARMv8 rounds (src/compress/aarch64_sha.rs).
 pub(crate) struct Armv8;
@@ -25,7 +26,7 @@ impl Rounds for Armv8 {
     }
 
     #[inline(always)]
-    unsafe fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<usize> {
+    unsafe fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<DisturbanceVector> {
         recompress::test(block, w, c)
     }
 }

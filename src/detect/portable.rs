@@ -5,6 +5,7 @@
 use super::{Candidates, Compressed, KeepingRounds, Rounds, recompress};
 use crate::block::{Block, InOrder};
 use crate::compress::{Beside, State, portable};
+use crate::dv::DisturbanceVector;
 
 /// The portable rounds (src/compress/portable.rs).
 pub(crate) struct Portable;
@@ -25,7 +26,11 @@ impl Rounds for Portable {
     }
 
     #[inline(always)]
-    unsafe fn test(block: &Compressed, w: &[u32; 80], c: super::Candidates) -> Option<usize> {
+    unsafe fn test(
+        block: &Compressed,
+        w: &[u32; 80],
+        c: super::Candidates,
+    ) -> Option<DisturbanceVector> {
         recompress::test(block, w, c)
     }
 }
@@ -56,7 +61,11 @@ impl KeepingRounds for Portable {
     }
 
     #[inline(always)]
-    unsafe fn test_stored(block: &Compressed, schedule: &InOrder, c: Candidates) -> Option<usize> {
+    unsafe fn test_stored(
+        block: &Compressed,
+        schedule: &InOrder,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
         recompress::test(block, &schedule.0, c)
     }
 }

@@ -13,7 +13,7 @@ use super::{Candidates, Compressed, KeepingRounds, Rounds, TestsBeside};
 use crate::block::{Block, InOrder, Mirrored, Schedule};
 use crate::compress::x86_sha::{Expand, Observer, block_rounds, load, schedule, state_of, store};
 use crate::compress::{Beside, State};
-use crate::dv::DVS;
+use crate::dv::DisturbanceVector;
 use crate::filter::per_block::BESIDE;
 use crate::filter::per_block::{Windows4, Windows8};
 use crate::vector::Vector;
@@ -93,7 +93,7 @@ impl<E: Expand> Rounds for ShaNi<E> {
     }
 
     #[inline(always)]
-    unsafe fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<usize> {
+    unsafe fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<DisturbanceVector> {
         // SAFETY: the caller checked the CPU.
         unsafe { test_schedule(block, &InOrder(*w), c) }
     }
@@ -136,7 +136,11 @@ impl<E: Expand> KeepingRounds for ShaNi<E> {
     }
 
     #[inline(always)]
-    unsafe fn test_stored(block: &Compressed, schedule: &Mirrored, c: Candidates) -> Option<usize> {
+    unsafe fn test_stored(
+        block: &Compressed,
+        schedule: &Mirrored,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
         // SAFETY: the caller checked the CPU.
         unsafe { test_schedule(block, schedule, c) }
     }
@@ -146,7 +150,11 @@ impl<E: Expand> TestsBeside for ShaNi<E> {
     type Test = PartnerBeside;
 
     #[inline(always)]
-    unsafe fn test_beside(block: &Compressed, schedule: &Mirrored, dv: usize) -> PartnerBeside {
+    unsafe fn test_beside(
+        block: &Compressed,
+        schedule: &Mirrored,
+        dv: DisturbanceVector,
+    ) -> PartnerBeside {
         // SAFETY: the caller checked the CPU.
         unsafe { PartnerBeside::new(block, schedule, dv) }
     }
@@ -288,14 +296,14 @@ pub(crate) unsafe fn test_schedule<S: Schedule>(
     block: &Compressed,
     s: &S,
     c: Candidates,
-) -> Option<usize> {
+) -> Option<DisturbanceVector> {
     if c.reduced_round {
         let w = s.words();
         let states = TestStates::from_before_60(block.before_60, &w);
         return first_match(&w, &block.chain_in, &block.chain_out, &states, c);
     }
     // SAFETY: the caller checked the CPU.
-    dvs_of(c.mask).find(|&i| unsafe { partner_matches(i, s, &block.before_60, &block.chain_out) })
+    dvs_of(c.mask).find(|&dv| unsafe { partner_matches(dv, s, &block.before_60, &block.chain_out) })
 }
 
 /// Whether the partner of DV `i` collides: from the partner's state at
@@ -307,12 +315,12 @@ pub(crate) unsafe fn test_schedule<S: Schedule>(
 /// has no inverse rounds.)
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 unsafe fn partner_matches<S: Schedule>(
-    i: usize,
+    dv: DisturbanceVector,
     s: &S,
     before_60: &State,
     chain_out: &[u32; 5],
 ) -> bool {
-    let dv = &DVS[i];
+    let dv = dv.row();
     let (at, boundary) = partner_at_boundary(dv, before_60, |t| s.word(t));
     let partner = Partner { s, dm: &dv.dm };
     // SAFETY: the caller checked the CPU.
@@ -432,8 +440,8 @@ impl PartnerBeside {
     /// # Safety
     /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
     #[inline(always)]
-    unsafe fn new<S: Schedule>(block: &Compressed, s: &S, dv: usize) -> Self {
-        let d = &DVS[dv];
+    unsafe fn new<S: Schedule>(block: &Compressed, s: &S, dv: DisturbanceVector) -> Self {
+        let d = dv.row();
         let partner = Partner { s, dm: &d.dm };
         // SAFETY: the caller's features.
         unsafe {
@@ -499,6 +507,7 @@ mod tests {
     use crate::compress::steps_forward;
     use crate::compress::x86_sha::{Rol2, ShaMsg, block_rounds, load, schedule, store};
     use crate::detect::recompress::recompress;
+    use crate::dv::DVS;
     use crate::splitmix::SplitMix64;
 
     fn has_sha_ni() -> bool {
@@ -519,7 +528,8 @@ mod tests {
     /// filter that let more through would pass every outcome test.
     #[test]
     fn filters_beside_give_the_reference_masks() {
-        use super::super::{Entries, FilterBeside};
+        use super::super::FilterBeside;
+        use super::super::beside::Entries;
         use crate::compress::Beside;
 
         /// The mask `F` gives beside the rounds, and alone.
@@ -620,7 +630,8 @@ mod tests {
             );
             let states = TestStates::from_before_60(before_60, &w);
             let (in_order, mirrored) = (InOrder(w), Mirrored::from_words(&w));
-            for (i, dv) in DVS.iter().enumerate() {
+            for (index, dv) in DVS.iter().enumerate() {
+                let i = DisturbanceVector::from_index(index);
                 let at = if dv.test_step == 58 {
                     states.before_58
                 } else {

@@ -52,31 +52,12 @@ impl Vendor {
 
     /// This CPU's.
     pub(crate) fn this_cpu() -> Vendor {
-        #[cfg(target_arch = "x86_64")]
-        return super::x86_64::vendor();
-        #[cfg(not(target_arch = "x86_64"))]
-        Vendor::Other
+        super::arch::vendor()
     }
 }
 
 /// This architecture's own backends, fastest first (one file per architecture).
-#[cfg(sha1dc_neon)]
-use super::aarch64::BACKENDS as ARCH;
-#[cfg(target_arch = "x86_64")]
-use super::x86_64::BACKENDS as ARCH;
-/// Scalar compression (wasm has no SHA instructions) beside the filter on
-/// four blocks per vector, and detection one block at a time with the
-/// per-block filter on the schedule the scalar rounds store. simd128 is
-/// chosen when the module is compiled, not detected at run time: a build
-/// without it has only the portable backend.
-#[cfg(sha1dc_simd128)]
-static ARCH: &[Backend] = &[Backend {
-    supported: || true,
-    amd: Platform::Simd128,
-    other: Platform::Simd128,
-}];
-#[cfg(not(any(sha1dc_neon, sha1dc_simd128, target_arch = "x86_64")))]
-static ARCH: &[Backend] = &[];
+use super::arch::BACKENDS as ARCH;
 
 /// Plain Rust, on every target; the last resort and the reference the
 /// other backends are tested against.

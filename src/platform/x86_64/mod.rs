@@ -28,53 +28,177 @@
 //! The AVX-512 backends exist in builds by a compiler that has the
 //! intrinsics (`sha1dc_avx512`, set by build.rs).
 
-use super::choice::Vendor;
-use super::{Backend, Platform};
+// The AVX-512 platforms, in builds by a compiler that has the intrinsics;
+// an empty enum in the others.
+#[cfg_attr(sha1dc_avx512, path = "avx512.rs")]
+#[cfg_attr(not(sha1dc_avx512), path = "../none.rs")]
+mod avx512;
+
+use super::Kernels;
+use super::choice::{Backend, Vendor};
 use crate::block::{Block, Mirrored};
-use crate::compress::x86_sha::{self, Expand, Expansion, Rol2, ShaMsg};
+use crate::compress::x86_sha::{self, Expand, Expansion, with_expansion};
 use crate::detect::x86_sha::{ShaNi, Sse2Filter, mask8_avx2, test_schedule};
 use crate::detect::{self, Candidates, Compressed, Found};
+use crate::dv::DisturbanceVector;
 use crate::vector::OnVectors;
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
 cpufeatures::new!(has_avx2, "avx2");
-#[cfg(sha1dc_avx512)]
-cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl");
+
+/// The x86-64 platforms.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Platform {
+    /// Plain Rust rounds, the filter ahead on SSE2.
+    Sse2,
+    /// Plain Rust rounds, the filter ahead on AVX2.
+    Avx2,
+    /// SHA-NI rounds, the 4-lane SSE2 filter of each block beside the
+    /// rounds of the next; the filter ahead (batch) on SSE2.
+    ShaNiSse2(Expansion),
+    /// SHA-NI rounds, the 8-lane AVX2 filter behind a call (its
+    /// `vzeroupper` on return keeps the SHA instructions clean).
+    ShaNiAvx2(Expansion),
+    /// The AVX-512 platforms (avx512.rs; none without the intrinsics).
+    #[cfg_attr(not(sha1dc_avx512), allow(dead_code))]
+    Avx512(avx512::Platform),
+}
+
+/// An x86-64 platform as the platform a hasher holds.
+const fn x86(p: Platform) -> super::Platform {
+    super::Platform::Arch(p)
+}
 
 pub(super) static BACKENDS: &[Backend] = &[
     #[cfg(sha1dc_avx512)]
-    Backend {
-        supported: || has_sha_ni::get() && has_avx512::get(),
-        amd: Platform::ShaNiAvx512Lanes8,
-        other: Platform::ShaNiAvx512,
-    },
+    avx512::SHA_NI,
     Backend {
         supported: || has_sha_ni::get() && has_avx2::get(),
-        amd: Platform::ShaNiAvx2(expansion(Vendor::Amd)),
-        other: Platform::ShaNiAvx2(expansion(Vendor::Other)),
+        amd: x86(Platform::ShaNiAvx2(expansion(Vendor::Amd))),
+        other: x86(Platform::ShaNiAvx2(expansion(Vendor::Other))),
     },
     Backend {
         supported: has_sha_ni::get,
-        amd: Platform::ShaNiSse2(expansion(Vendor::Amd)),
-        other: Platform::ShaNiSse2(expansion(Vendor::Other)),
+        amd: x86(Platform::ShaNiSse2(expansion(Vendor::Amd))),
+        other: x86(Platform::ShaNiSse2(expansion(Vendor::Other))),
     },
     #[cfg(sha1dc_avx512)]
-    Backend {
-        supported: has_avx512::get,
-        amd: Platform::Avx512,
-        other: Platform::Avx512,
-    },
+    avx512::LANES,
     Backend {
         supported: has_avx2::get,
-        amd: Platform::Avx2,
-        other: Platform::Avx2,
+        amd: x86(Platform::Avx2),
+        other: x86(Platform::Avx2),
     },
     Backend {
         supported: || true,
-        amd: Platform::Sse2,
-        other: Platform::Sse2,
+        amd: x86(Platform::Sse2),
+        other: x86(Platform::Sse2),
     },
 ];
+
+impl Kernels for Platform {
+    fn name(self) -> &'static str {
+        match self {
+            Platform::Sse2 => "sse2",
+            Platform::Avx2 => "avx2",
+            Platform::ShaNiSse2(_) => "sha-ni+sse2",
+            Platform::ShaNiAvx2(_) => "sha-ni+avx2",
+            Platform::Avx512(p) => p.name(),
+        }
+    }
+
+    #[inline]
+    fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
+        match self {
+            // SAFETY: these name a CPU with SHA-NI.
+            Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => unsafe {
+                with_expansion!(e, sha_ni_compress(chain, blocks))
+            },
+            Platform::Avx512(p) => p.compress(chain, blocks),
+            Platform::Sse2 | Platform::Avx2 => {
+                crate::compress::portable::compress_blocks(chain, blocks)
+            }
+        }
+    }
+
+    fn detects_per_block(self) -> bool {
+        match self {
+            Platform::ShaNiSse2(_) | Platform::ShaNiAvx2(_) => true,
+            Platform::Avx512(p) => p.detects_per_block(),
+            Platform::Sse2 | Platform::Avx2 => false,
+        }
+    }
+
+    fn detect_per_block(
+        self,
+        chain: &mut [u32; 5],
+        blocks: &[Block],
+        reduced_round: bool,
+    ) -> Option<Option<Found>> {
+        // SAFETY (both): these name a CPU with SHA-NI (and AVX2).
+        let found = match self {
+            Platform::ShaNiSse2(e) => unsafe { detect_sse2(e, chain, blocks, reduced_round) },
+            Platform::ShaNiAvx2(e) => unsafe {
+                with_expansion!(e, sha_ni_detect_avx2(chain, blocks, reduced_round))
+            },
+            Platform::Avx512(p) => return p.detect_per_block(chain, blocks, reduced_round),
+            Platform::Sse2 | Platform::Avx2 => return None,
+        };
+        Some(found)
+    }
+
+    fn hides_filter(self) -> bool {
+        matches!(self, Platform::Avx512(p) if p.hides_filter())
+    }
+
+    fn compress_candidate(
+        self,
+        chain: &mut [u32; 5],
+        block: &Block,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
+        match self {
+            // SAFETY: these name a CPU with SHA-NI.
+            Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => unsafe {
+                with_expansion!(e, sha_ni_compress_candidate(chain, block, c))
+            },
+            Platform::Avx512(p) => p.compress_candidate(chain, block, c),
+            // SAFETY: the portable rounds need no CPU feature.
+            Platform::Sse2 | Platform::Avx2 => unsafe {
+                detect::compress_and_test::<detect::portable::Portable>(chain, block, c)
+            },
+        }
+    }
+
+    fn test_candidate(
+        self,
+        compressed: &Compressed,
+        block: &Block,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
+        match self {
+            // SAFETY: these name a CPU with SHA-NI.
+            Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => unsafe {
+                with_expansion!(e, sha_ni_test_candidate(compressed, block, c))
+            },
+            Platform::Avx512(p) => p.test_candidate(compressed, block, c),
+            Platform::Sse2 | Platform::Avx2 => super::test_scalar(compressed, block, c),
+        }
+    }
+
+    #[inline(always)]
+    fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
+        match self {
+            // SAFETY: SSE2 is part of x86-64.
+            Platform::Sse2 | Platform::ShaNiSse2(_) => unsafe {
+                work.run::<core::arch::x86_64::__m128i>()
+            },
+            // SAFETY: these name a CPU with AVX2.
+            Platform::Avx2 | Platform::ShaNiAvx2(_) => unsafe { run_avx2(work) },
+            Platform::Avx512(p) => p.run_on_vectors(work),
+        }
+    }
+}
 
 /// How the SHA-NI rounds expand the schedule: on AMD with the SHA message
 /// instructions throughout, single operations there (fewer instructions:
@@ -111,54 +235,41 @@ pub(super) fn vendor() -> Vendor {
 // the kernel's generic body (src/compress/x86_sha.rs, src/detect/), the
 // expansion a type so that the rounds are compiled for each.
 
-/// [`Platform::compress`] with SHA-NI.
+/// [`Kernels::compress`] with SHA-NI.
 ///
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-pub(super) unsafe fn sha_ni_compress<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
+unsafe fn sha_ni_compress<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
     // SAFETY: the caller checked the CPU.
     unsafe { x86_sha::rounds::<E>(chain, blocks) }
 }
 
-/// [`sha_ni_compress`] compiled with AVX-512VL: the schedule's rotates and
-/// three-input xors take one instruction each (128-bit: no dirty upper
-/// state next to the SHA instructions).
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX-512F and AVX-512VL.
-#[cfg(sha1dc_avx512)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
-pub(super) unsafe fn compress_avx512<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
-    // SAFETY: the caller checked the CPU.
-    unsafe { x86_sha::rounds::<E>(chain, blocks) }
-}
-
-/// [`Platform::compress_candidate`] with SHA-NI.
+/// [`Kernels::compress_candidate`] with SHA-NI.
 ///
 /// # Safety
 /// As [`sha_ni_compress`].
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-pub(super) unsafe fn sha_ni_compress_candidate<E: Expand>(
+unsafe fn sha_ni_compress_candidate<E: Expand>(
     chain: &mut [u32; 5],
     block: &Block,
     c: Candidates,
-) -> Option<usize> {
+) -> Option<DisturbanceVector> {
     // SAFETY: the caller checked the CPU.
     unsafe { detect::compress_and_test::<ShaNi<E>>(chain, block, c) }
 }
 
-/// [`Platform::test_candidate`] with SHA-NI: the schedule by their vector
+/// [`Kernels::test_candidate`] with SHA-NI: the schedule by their vector
 /// recurrence.
 ///
 /// # Safety
 /// As [`sha_ni_compress`].
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-pub(super) unsafe fn sha_ni_test_candidate<E: Expand>(
+unsafe fn sha_ni_test_candidate<E: Expand>(
     compressed: &Compressed,
     block: &Block,
     c: Candidates,
-) -> Option<usize> {
+) -> Option<DisturbanceVector> {
     // SAFETY: the caller checked the CPU.
     unsafe {
         test_schedule(
@@ -169,13 +280,13 @@ pub(super) unsafe fn sha_ni_test_candidate<E: Expand>(
     }
 }
 
-/// [`Platform::detect_per_block`] with the 4-lane SSE2 filter of each
+/// [`Kernels::detect_per_block`] with the 4-lane SSE2 filter of each
 /// block beside the rounds of the next, on schedules zeroed here.
 ///
 /// # Safety
 /// As [`sha_ni_compress`].
 #[inline]
-pub(super) unsafe fn detect_sse2(
+unsafe fn detect_sse2(
     e: Expansion,
     chain: &mut [u32; 5],
     blocks: &[Block],
@@ -184,7 +295,7 @@ pub(super) unsafe fn detect_sse2(
     let mut schedules = [Mirrored::default(), Mirrored::default()];
     let s = &mut schedules;
     // SAFETY: the caller checked the CPU.
-    unsafe { x86_sha::with_expansion!(e, beside_sse2(chain, blocks, reduced_round, s)) }
+    unsafe { with_expansion!(e, beside_sse2(chain, blocks, reduced_round, s)) }
 }
 
 /// [`detect_sse2`] with the expansion `E`.
@@ -204,14 +315,14 @@ unsafe fn beside_sse2<E: Expand>(
     }
 }
 
-/// [`Platform::detect_per_block`] with the 8-lane AVX2 per-block filter
+/// [`Kernels::detect_per_block`] with the 8-lane AVX2 per-block filter
 /// behind a call (its `vzeroupper` on return keeps the SHA instructions
 /// clean).
 ///
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3, SSE4.1 and AVX2.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-pub(super) unsafe fn sha_ni_detect_avx2<E: Expand>(
+unsafe fn sha_ni_detect_avx2<E: Expand>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
@@ -220,85 +331,14 @@ pub(super) unsafe fn sha_ni_detect_avx2<E: Expand>(
     unsafe { detect::detect_blocks::<ShaNi<E>>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
 }
 
-/// [`Platform::detect_per_block`] of `ShaNiAvx512`: the rounds compiled
-/// with AVX-512VL, the schedule by the rol-2 recurrence, the 4-lane
-/// AVX-512VL filter of each block beside the rounds of the next. The
-/// schedules are zeroed here, outside the AVX-512 code, where LLVM would
-/// zero them with 512-bit stores.
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX2, AVX-512F and
-/// AVX-512VL.
-#[cfg(sha1dc_avx512)]
-#[inline]
-pub(super) unsafe fn detect_avx512(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<Found> {
-    use crate::detect::x86_sha::Avx512Filter;
-    let mut schedules = [Mirrored::default(), Mirrored::default()];
-    let s = &mut schedules;
-    // SAFETY: the caller checked the CPU.
-    unsafe { beside_avx512::<Avx512Filter, Rol2>(chain, blocks, reduced_round, s) }
-}
-
-/// [`Platform::detect_per_block`] of `ShaNiAvx512Lanes8`: as
-/// [`detect_avx512`], the schedule by the SHA message instructions, the
-/// 8-lane filter beside the rounds.
-///
-/// # Safety
-/// As [`detect_avx512`].
-#[cfg(sha1dc_avx512)]
-#[inline]
-pub(super) unsafe fn detect_lanes8(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<Found> {
-    use crate::detect::x86_sha::Lanes8Filter;
-    let mut schedules = [Mirrored::default(), Mirrored::default()];
-    let s = &mut schedules;
-    // SAFETY: the caller checked the CPU.
-    unsafe { beside_avx512::<Lanes8Filter, ShaMsg>(chain, blocks, reduced_round, s) }
-}
-
-/// [`detect_avx512`] and [`detect_lanes8`] on zeroed schedules.
-///
-/// # Safety
-/// As [`detect_avx512`].
-#[cfg(sha1dc_avx512)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
-unsafe fn beside_avx512<F: detect::FilterBeside<Mirrored>, E: Expand>(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-    schedules: &mut [Mirrored; 2],
-) -> Option<Found> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { detect::detect_beside::<ShaNi<E>, F>(chain, blocks, reduced_round, schedules) }
-}
-
-/// [`Platform::run_on_vectors`] on AVX2.
+/// [`Kernels::run_on_vectors`] on AVX2.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn run_avx2<W: OnVectors>(work: W) -> W::Output {
+unsafe fn run_avx2<W: OnVectors>(work: W) -> W::Output {
     // SAFETY: the caller checked AVX2.
     unsafe { work.run::<core::arch::x86_64::__m256i>() }
-}
-
-/// [`Platform::run_on_vectors`] on AVX-512.
-///
-/// # Safety
-/// The CPU must support AVX-512 F, BW and VL.
-#[cfg(sha1dc_avx512)]
-#[clippy::msrv = "1.89"]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(super) unsafe fn run_avx512<W: OnVectors>(work: W) -> W::Output {
-    // SAFETY: the caller checked AVX-512 F, BW and VL.
-    unsafe { work.run::<core::arch::x86_64::__m512i>() }
 }
 
 #[cfg(test)]
@@ -333,16 +373,14 @@ mod tests {
             let platform = backend.on(want);
             let name = backend.name();
             assert_eq!(platform.name(), name);
-            match platform {
+            let arch = match platform {
+                super::super::Platform::Arch(p) => p,
+                super::super::Platform::Portable => continue,
+            };
+            match arch {
                 Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => assert_eq!(e, sha_msg, "{name}"),
-                _ => {}
-            }
-            // Only the AVX-512 backend on AMD filters beside the rounds with
-            // 256-bit code (and expands with the SHA message instructions).
-            #[cfg(sha1dc_avx512)]
-            {
-                let lanes8 = platform == Platform::ShaNiAvx512Lanes8;
-                assert_eq!(lanes8, amd && name == "sha-ni+avx512", "{name}");
+                Platform::Avx512(_) => {}
+                Platform::Sse2 | Platform::Avx2 => {}
             }
         }
     }
