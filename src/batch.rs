@@ -230,7 +230,7 @@ impl OnVectors for HashBatch<'_, '_, '_> {
 }
 
 /// [`hash`] with `N == V::LANES`: refill the idle lanes, compress every
-/// lane's next block at once, settle each lane's candidate and end; the
+/// lane's next block at once, after_step each lane's candidate and end; the
 /// last few lanes finish on the single stream. (The refill stays in this
 /// loop: as a function of its own, even inlined, the batch of short
 /// messages ran slower in benches/many.rs.)
@@ -267,7 +267,7 @@ unsafe fn hash_n<V: Vector, const N: usize>(
                 refilled = true;
             }
         }
-        if !waiting && drain(&lanes, &chains.out, platform, config, out) {
+        if !waiting && finish_few_alone(&lanes, &chains.out, platform, config, out) {
             return;
         }
         // Just after a refill (every other step with short messages) a run
@@ -289,7 +289,7 @@ unsafe fn hash_n<V: Vector, const N: usize>(
         }
         // SAFETY: the caller guarantees V's instruction set.
         let masks = unsafe { step::<V, N>(&blocks, &mut chains, config) };
-        settle(
+        after_step(
             &mut lanes,
             &blocks,
             &mut chains,
@@ -428,7 +428,7 @@ unsafe fn step<V: Vector, const N: usize>(
 /// of a candidate block (the rare path on a collision), and its outcome
 /// when its message ends.
 #[inline(always)]
-fn settle<const N: usize>(
+fn after_step<const N: usize>(
     lanes: &mut [Option<Lane<'_>>; N],
     blocks: &[Block; N],
     chains: &mut Chains<N>,
@@ -546,7 +546,7 @@ unsafe fn run_in_place<V: Vector, const N: usize>(
 /// Once no message waits and at most `N / DRAIN` lanes are busy, each busy
 /// lane's message finishes on the single stream from the lane's chain: true
 /// when that ended the batch.
-fn drain<const N: usize>(
+fn finish_few_alone<const N: usize>(
     lanes: &[Option<Lane<'_>>; N],
     chains: &Rows<N>,
     platform: Platform,

@@ -42,7 +42,7 @@ pub(crate) struct Engine {
     /// goes with the next blocks, or with the padding at the end, so a
     /// short message is filtered in one call (two blocks cost the vector
     /// forms about as much as one).
-    held: Option<Block>,
+    kept_back: Option<Block>,
     /// Bytes added so far.
     len: u64,
     /// Whole blocks processed so far.
@@ -57,7 +57,7 @@ impl Engine {
             chain: IV,
             record: Record::default(),
             partial: Partial::EMPTY,
-            held: None,
+            kept_back: None,
             len: 0,
             blocks: 0,
         }
@@ -106,22 +106,22 @@ impl Engine {
         if config == self.config {
             return;
         }
-        if let Some(h) = self.held.take() {
+        if let Some(h) = self.kept_back.take() {
             self.process(&[h], &mut Reporter::none());
         }
         self.config = config;
     }
 
     pub(crate) fn update(&mut self, data: &[u8], report: &mut Reporter<'_>) {
-        if report.wants() || !self.holds_blocks() {
-            return self.update_unheld(data, report);
+        if report.wants() || !self.keeps_last_block() {
+            return self.update_keeping_none(data, report);
         }
         self.len = self.len.wrapping_add(data.len() as u64);
         // Up to two whole blocks before `data`'s: the held one and the
         // buffer once `data` completes it.
         let mut small: [Block; 2] = [[0; 64]; 2];
         let mut n = 0;
-        if let Some(h) = self.held.take() {
+        if let Some(h) = self.kept_back.take() {
             small[n] = h;
             n += 1;
         }
@@ -139,10 +139,10 @@ impl Engine {
             if !before.is_empty() {
                 self.process(before, report);
             }
-            self.held = Some(*last);
+            self.kept_back = Some(*last);
         } else if n > 0 {
             self.process(&small[..n - 1], report);
-            self.held = Some(small[n - 1]);
+            self.kept_back = Some(small[n - 1]);
         }
         self.partial.keep(rest);
     }
@@ -151,16 +151,16 @@ impl Engine {
     /// the filter runs, so that a short message's blocks and its padding
     /// go to the platform in one call (filtered in one batch, or a block's
     /// filter beside the rounds of the next).
-    fn holds_blocks(&self) -> bool {
+    fn keeps_last_block(&self) -> bool {
         self.config.detect && self.config.use_filter
     }
 
     /// [`Engine::update`] that holds no block back: a block held by an
     /// earlier call first, then whole blocks straight from `data`, the
     /// rest buffered.
-    pub(crate) fn update_unheld(&mut self, data: &[u8], report: &mut Reporter<'_>) {
+    pub(crate) fn update_keeping_none(&mut self, data: &[u8], report: &mut Reporter<'_>) {
         self.len = self.len.wrapping_add(data.len() as u64);
-        if let Some(h) = self.held.take() {
+        if let Some(h) = self.kept_back.take() {
             self.process(&[h], report);
         }
         let (filled, data) = self.partial.fill(data);
@@ -174,7 +174,7 @@ impl Engine {
         self.partial.keep(rest);
     }
 
-    /// [`Engine::update_unheld`] with the candidate masks of the blocks
+    /// [`Engine::update_keeping_none`] with the candidate masks of the blocks
     /// `data` completes, filtered elsewhere (src/halves.rs); a block held
     /// by an earlier call is filtered here. A wrong number of masks is an
     /// error, and nothing is hashed.
@@ -192,7 +192,7 @@ impl Engine {
             });
         }
         self.len = self.len.wrapping_add(data.len() as u64);
-        if let Some(h) = self.held.take() {
+        if let Some(h) = self.kept_back.take() {
             self.process(&[h], report);
         }
         let (filled, data) = self.partial.fill(data);
@@ -230,7 +230,7 @@ impl Engine {
         let none = &mut Reporter::none();
         // The last whole block goes with the padding, as a held one would.
         let last = match blocks.split_last() {
-            Some((last, before)) if self.holds_blocks() => {
+            Some((last, before)) if self.keeps_last_block() => {
                 if !before.is_empty() {
                     self.process(before, none);
                 }
@@ -248,7 +248,7 @@ impl Engine {
     }
 
     pub(crate) fn finalize(&mut self, report: &mut Reporter<'_>) -> Outcome {
-        let held = self.held.take();
+        let held = self.kept_back.take();
         let mut end = [[0; 64]; 3];
         let count = block::end_blocks(&mut end, held.as_ref(), self.partial.bytes(), self.len);
         self.process(&end[..count], report);
@@ -264,13 +264,13 @@ impl Engine {
         let mut blocks = [[0; 64]; 3];
         let count = block::end_blocks(
             &mut blocks,
-            self.held.as_ref(),
+            self.kept_back.as_ref(),
             self.partial.bytes(),
             self.len,
         );
         let mut end = Engine {
             partial: Partial::EMPTY,
-            held: None,
+            kept_back: None,
             ..*self
         };
         end.process(&blocks[..count], report);

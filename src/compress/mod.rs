@@ -30,7 +30,7 @@ pub(crate) type State = [u32; 5];
 /// detection's filter of the block before, beside groups of four
 /// (src/detect/mod.rs); the batch's lane filter, beside groups of five
 /// ([`crate::filter::Parts`]).
-pub(crate) trait Beside {
+pub(crate) trait BetweenGroups {
     /// After group `g` of the rounds: of four steps (0..20) in the
     /// one-block compressors, its schedule words stored; of five (0..16)
     /// in [`lanes::compress_lanes_scheduled`].
@@ -41,13 +41,13 @@ pub(crate) trait Beside {
 }
 
 /// Nothing beside the rounds.
-impl Beside for () {
+impl BetweenGroups for () {
     #[inline(always)]
     unsafe fn group(&mut self, _: usize) {}
 }
 
 /// Two kinds of work beside the rounds, the first first.
-impl<A: Beside, B: Beside> Beside for (A, B) {
+impl<A: BetweenGroups, B: BetweenGroups> BetweenGroups for (A, B) {
     #[inline(always)]
     unsafe fn group(&mut self, g: usize) {
         // SAFETY: the caller guarantees what both need.
@@ -59,7 +59,7 @@ impl<A: Beside, B: Beside> Beside for (A, B) {
 }
 
 /// Work beside the rounds that the caller keeps.
-impl<T: Beside> Beside for &mut T {
+impl<T: BetweenGroups> BetweenGroups for &mut T {
     #[inline(always)]
     unsafe fn group(&mut self, g: usize) {
         // SAFETY: the caller guarantees what `T` needs.

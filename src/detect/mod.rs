@@ -15,14 +15,14 @@
 //! candidate ([`compress_and_test`]), the loop that detects one block at a
 //! time with the per-block filter behind each block's rounds
 //! ([`detect_blocks`]), and with the filter beside the next block's
-//! (beside.rs). Each platform (src/platform) enters them with its rounds
+//! (interleaved.rs). Each platform (src/platform) enters them with its rounds
 //! and its filter.
 
 #[cfg(sha1dc_armv8)]
 #[clippy::msrv = "1.72"]
 pub(crate) mod aarch64_sha;
 #[cfg(target_arch = "x86_64")]
-mod beside;
+pub(crate) mod interleaved;
 pub(crate) mod portable;
 pub(crate) mod recompress;
 #[cfg(test)]
@@ -30,12 +30,10 @@ mod tests;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_sha;
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) use beside::{FilterBeside, TestsBeside, detect_beside};
 pub(crate) use recompress::{Candidates, Compressed, collision_block};
 
 use crate::block::{Block, Schedule};
-use crate::compress::{Beside, State};
+use crate::compress::{BetweenGroups, State};
 use crate::dv::DisturbanceVector;
 
 /// A compressor's rounds as detection drives them.
@@ -81,7 +79,7 @@ pub(crate) trait KeepingRounds: Rounds {
         chain: &mut Self::Chain,
         block: &Block,
         schedule: &mut Self::Schedule,
-        beside: &mut impl Beside,
+        beside: &mut impl BetweenGroups,
     ) -> State;
 
     /// [`Rounds::test`] of a block whose schedule the rounds stored.

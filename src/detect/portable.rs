@@ -4,7 +4,7 @@
 
 use super::{Candidates, Compressed, KeepingRounds, Rounds, recompress};
 use crate::block::{Block, InOrder};
-use crate::compress::{Beside, State, portable};
+use crate::compress::{BetweenGroups, State, portable};
 use crate::dv::DisturbanceVector;
 
 /// The portable rounds (src/compress/portable.rs).
@@ -54,7 +54,7 @@ impl KeepingRounds for Portable {
         chain: &mut [u32; 5],
         block: &Block,
         schedule: &mut InOrder,
-        beside: &mut impl Beside,
+        beside: &mut impl BetweenGroups,
     ) -> State {
         // SAFETY: the caller guarantees what `beside` needs.
         unsafe { portable::compress_keeping(chain, block, &mut schedule.0, beside) }
@@ -76,7 +76,7 @@ impl KeepingRounds for Portable {
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.
-#[cfg_attr(not(any(sha1dc_neon, sha1dc_simd128)), allow(dead_code))]
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 pub(crate) unsafe fn detect<V: crate::vector::Vector>(
     chain: &mut [u32; 5],
     blocks: &[Block],

@@ -56,7 +56,6 @@ impl TestStates {
 /// words: from 58, in `a` and `b` after two steps; from 65, in the `e` one
 /// step back. (The same states as stepping the partner from
 /// [`TestStates`], in a few additions.)
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn partner_at_boundary(
     dv: &Dv,
     before_60: &State,
@@ -88,7 +87,6 @@ pub(crate) fn partner_at_boundary(
 /// The partner of DV `dv`'s state before step 64, whatever its test step:
 /// [`partner_at_boundary`], then for test step 58 four steps of the
 /// partner's own, so that a test from there has one shape.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn partner_before_64(dv: &Dv, before_60: &State, word: impl Fn(usize) -> u32) -> State {
     let (mut at, step) = partner_at_boundary(dv, before_60, &word);
     if step == 60 {

@@ -13,7 +13,7 @@ mod tests;
 mod windows;
 
 use crate::block::Block;
-use crate::compress::Beside;
+use crate::compress::BetweenGroups;
 use crate::vector::{OnVectors, Vector};
 use conditions::for_each_condition_group;
 
@@ -49,7 +49,7 @@ pub(crate) struct Parts<'a, V> {
     masks: [V; MASKS],
 }
 
-impl<V: Vector> Beside for Parts<'_, V> {
+impl<V: Vector> BetweenGroups for Parts<'_, V> {
     #[inline(always)]
     unsafe fn group(&mut self, k: usize) {
         // The rounds' k-th five steps run part k.

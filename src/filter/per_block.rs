@@ -18,8 +18,7 @@ use crate::vector::Vector;
 /// `g` and `g + 20` after group `g`); the rest run out of line for the few
 /// blocks these leave a DV. (Fewer beside, or all 48, measured slower in
 /// benches/halves.rs.)
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) const BESIDE: usize = 40;
+pub(crate) const INTERLEAVED: usize = 40;
 
 /// A schedule word shifted as an entry of the table says.
 macro_rules! shifted {
@@ -171,4 +170,4 @@ macro_rules! schedule_mask_impl {
 }
 for_each_window4!(schedule_mask_impl Windows4 4);
 // The 8-lane table serves AVX2 (beside SHA-NI, behind a call).
-for_each_window8!(schedule_mask_impl #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] Windows8 8);
+for_each_window8!(schedule_mask_impl Windows8 8);

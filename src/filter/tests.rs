@@ -99,17 +99,17 @@ type ScheduleMask = fn(&[u32; 80]) -> u32;
 /// # Safety
 /// The CPU must support `V`'s instruction set.
 unsafe fn beside_rounds<V: crate::vector::Vector, S: crate::block::Schedule>(s: &S) -> u32 {
-    use super::per_block::{BESIDE, Windows4};
+    use super::per_block::{INTERLEAVED, Windows4};
     // SAFETY: the caller guarantees V's instruction set.
     unsafe {
         let mut killed = V::splat(0);
-        for g in 0..BESIDE {
+        for g in 0..INTERLEAVED {
             killed = Windows4::entry::<V, S>(g, s, killed);
         }
         if killed.or_lanes() == u32::MAX {
             return 0;
         }
-        Windows4::finish::<V, S, BESIDE>(s, killed)
+        Windows4::finish::<V, S, INTERLEAVED>(s, killed)
     }
 }
 

@@ -230,7 +230,7 @@ pub(crate) fn update_slice(
         // them), no chunk is claimed and every one is hashed alone.
         let _ = std::thread::Builder::new().spawn_scoped(scope, filter);
         let _stop = StopOnDrop(shared);
-        engine.update_unheld(&data[bytes(0)], none);
+        engine.update_keeping_none(&data[bytes(0)], none);
         counts.alone += 1;
         let mut done = None;
         for i in 1..count {
@@ -243,7 +243,7 @@ pub(crate) fn update_slice(
                     counts.handed += 1;
                 }
                 None => {
-                    engine.update_unheld(&data[bytes(i)], none);
+                    engine.update_keeping_none(&data[bytes(i)], none);
                     counts.alone += 1;
                 }
             }

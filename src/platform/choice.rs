@@ -38,8 +38,7 @@ pub(crate) struct Backend {
 /// on every other architecture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Vendor {
-    // Only x86-64 tells it.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// AMD (only x86-64 tells it).
     Amd,
     /// Intel, and any vendor not measured apart.
     Other,

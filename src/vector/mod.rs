@@ -120,7 +120,6 @@ pub(crate) trait Vector: Copy {
     /// which a core whose out-of-order window is smaller than that run
     /// (Zen 4) cannot overlap with them. Other forms do nothing.
     #[inline(always)]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn hold(&mut self) {}
 
     // Compound operations, written with the ones above; an instruction set

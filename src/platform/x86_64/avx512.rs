@@ -8,8 +8,9 @@ use super::{Kernels, has_sha_ni, sha_ni_compress_candidate, sha_ni_detect_avx2};
 use super::{sha_ni_test_candidate, x86};
 use crate::block::{Block, Mirrored};
 use crate::compress::x86_sha::{self, Expand, Rol2, ShaMsg};
+use crate::detect::interleaved::InterleavedFilter;
 use crate::detect::x86_sha::{Avx512Filter, Lanes8Filter, ShaNi};
-use crate::detect::{self, Candidates, Compressed, FilterBeside, Found};
+use crate::detect::{self, Candidates, Compressed, Found};
 use crate::dv::DisturbanceVector;
 use crate::platform::choice::Backend;
 use crate::vector::OnVectors;
@@ -95,13 +96,13 @@ impl Kernels for Platform {
         // SAFETY (every arm): these name a CPU with SHA-NI and AVX-512.
         let found = match self {
             Platform::ShaNiAvx512 => unsafe {
-                beside::<Avx512Filter, Rol2>(chain, blocks, reduced_round, s)
+                interleaved::<Avx512Filter, Rol2>(chain, blocks, reduced_round, s)
             },
             Platform::ShaNiAvx512Lanes8 if blocks.len() <= SHORT_CALL => unsafe {
                 sha_ni_detect_avx2::<ShaMsg>(chain, blocks, reduced_round)
             },
             Platform::ShaNiAvx512Lanes8 => unsafe {
-                beside::<Lanes8Filter, ShaMsg>(chain, blocks, reduced_round, s)
+                interleaved::<Lanes8Filter, ShaMsg>(chain, blocks, reduced_round, s)
             },
             Platform::Avx512 => return None,
         };
@@ -174,14 +175,21 @@ unsafe fn compress<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
 /// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX2, AVX-512F and
 /// AVX-512VL.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
-unsafe fn beside<F: FilterBeside<Mirrored>, E: Expand>(
+unsafe fn interleaved<F: InterleavedFilter<Mirrored>, E: Expand>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
     schedules: &mut [Mirrored; 2],
 ) -> Option<Found> {
     // SAFETY: the caller checked the CPU.
-    unsafe { detect::detect_beside::<ShaNi<E>, F>(chain, blocks, reduced_round, schedules) }
+    unsafe {
+        detect::interleaved::detect_interleaved::<ShaNi<E>, F>(
+            chain,
+            blocks,
+            reduced_round,
+            schedules,
+        )
+    }
 }
 
 /// [`Kernels::run_on_vectors`] on AVX-512.

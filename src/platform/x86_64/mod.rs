@@ -295,7 +295,7 @@ unsafe fn detect_sse2(
     let mut schedules = [Mirrored::default(), Mirrored::default()];
     let s = &mut schedules;
     // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, beside_sse2(chain, blocks, reduced_round, s)) }
+    unsafe { with_expansion!(e, interleaved_sse2(chain, blocks, reduced_round, s)) }
 }
 
 /// [`detect_sse2`] with the expansion `E`.
@@ -303,7 +303,7 @@ unsafe fn detect_sse2(
 /// # Safety
 /// As [`sha_ni_compress`].
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn beside_sse2<E: Expand>(
+unsafe fn interleaved_sse2<E: Expand>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
@@ -311,7 +311,12 @@ unsafe fn beside_sse2<E: Expand>(
 ) -> Option<Found> {
     // SAFETY: the caller checked the CPU.
     unsafe {
-        detect::detect_beside::<ShaNi<E>, Sse2Filter>(chain, blocks, reduced_round, schedules)
+        detect::interleaved::detect_interleaved::<ShaNi<E>, Sse2Filter>(
+            chain,
+            blocks,
+            reduced_round,
+            schedules,
+        )
     }
 }
 

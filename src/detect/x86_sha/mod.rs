@@ -8,15 +8,24 @@
 
 use core::arch::x86_64::*;
 
+use super::interleaved::{InterleavedFilter, TestsBetweenGroups};
 use super::recompress::{TestStates, dvs_of, first_match, partner_at_boundary, partner_before_64};
-use super::{Candidates, Compressed, KeepingRounds, Rounds, TestsBeside};
+use super::{Candidates, Compressed, KeepingRounds, Rounds};
 use crate::block::{Block, InOrder, Mirrored, Schedule};
 use crate::compress::x86_sha::{Expand, Observer, block_rounds, load, schedule, state_of, store};
-use crate::compress::{Beside, State};
+use crate::compress::{BetweenGroups, State};
 use crate::dv::DisturbanceVector;
-use crate::filter::per_block::BESIDE;
+use crate::filter::per_block::INTERLEAVED;
 use crate::filter::per_block::{Windows4, Windows8};
 use crate::vector::Vector;
+
+#[cfg(sha1dc_avx512)]
+mod avx512;
+#[cfg(test)]
+mod tests;
+
+#[cfg(sha1dc_avx512)]
+pub(crate) use avx512::{Avx512Filter, Lanes8Filter};
 
 /// Keeps the working state before step 60.
 struct Before60<'a>(&'a mut State);
@@ -42,7 +51,7 @@ struct KeepSchedule<'a, B> {
     beside: &'a mut B,
 }
 
-impl<B: Beside> Observer for KeepSchedule<'_, B> {
+impl<B: BetweenGroups> Observer for KeepSchedule<'_, B> {
     #[inline(always)]
     unsafe fn after_quarter<const Q: usize>(&mut self, abcd: __m128i, prev: __m128i) {
         if Q == 2 {
@@ -123,7 +132,7 @@ impl<E: Expand> KeepingRounds for ShaNi<E> {
         chain: &mut Self::Chain,
         block: &Block,
         schedule: &mut Mirrored,
-        beside: &mut impl Beside,
+        beside: &mut impl BetweenGroups,
     ) -> State {
         let mut record = KeepSchedule {
             schedule,
@@ -146,21 +155,21 @@ impl<E: Expand> KeepingRounds for ShaNi<E> {
     }
 }
 
-impl<E: Expand> TestsBeside for ShaNi<E> {
-    type Test = PartnerBeside;
+impl<E: Expand> TestsBetweenGroups for ShaNi<E> {
+    type Test = PartnerTest;
 
     #[inline(always)]
-    unsafe fn test_beside(
+    unsafe fn test_between_groups(
         block: &Compressed,
         schedule: &Mirrored,
         dv: DisturbanceVector,
-    ) -> PartnerBeside {
+    ) -> PartnerTest {
         // SAFETY: the caller checked the CPU.
-        unsafe { PartnerBeside::new(block, schedule, dv) }
+        unsafe { PartnerTest::new(block, schedule, dv) }
     }
 
     #[inline(always)]
-    unsafe fn matched(test: &PartnerBeside) -> bool {
+    unsafe fn matched(test: &PartnerTest) -> bool {
         test.matched
     }
 }
@@ -168,9 +177,9 @@ impl<E: Expand> TestsBeside for ShaNi<E> {
 /// The 4-lane SSE2 filter beside the SHA-NI rounds.
 pub(crate) struct Sse2Filter;
 
-impl super::FilterBeside<Mirrored> for Sse2Filter {
+impl InterleavedFilter<Mirrored> for Sse2Filter {
     type V = __m128i;
-    const BESIDE: usize = BESIDE;
+    const INTERLEAVED: usize = INTERLEAVED;
 
     #[inline(always)]
     unsafe fn entry(k: usize, schedule: &Mirrored, killed: __m128i) -> __m128i {
@@ -196,80 +205,7 @@ impl super::FilterBeside<Mirrored> for Sse2Filter {
 #[inline(never)]
 fn finish_sse2(s: &Mirrored, killed: __m128i) -> u32 {
     // SAFETY: SSE2 is part of x86-64.
-    unsafe { Windows4::finish::<_, Mirrored, BESIDE>(s, killed) }
-}
-
-/// The 8-lane filter beside the SHA-NI rounds: all 31 entries of its
-/// table, two after each group of four steps, 256-bit code next to the
-/// legacy-SSE SHA instructions, for the CPUs where that costs nothing (the
-/// backend table chooses). Compiled with AVX-512VL: 32 vector registers
-/// and three-input logic, so that it spills nothing next to the rounds (in
-/// AVX2's 16 registers it measured slower than the 4-lane filter).
-#[cfg(sha1dc_avx512)]
-pub(crate) struct Lanes8Filter;
-
-#[cfg(sha1dc_avx512)]
-impl super::FilterBeside<Mirrored> for Lanes8Filter {
-    type V = __m256i;
-    const BESIDE: usize = Windows8::ENTRIES;
-
-    #[inline(always)]
-    unsafe fn entry(k: usize, schedule: &Mirrored, killed: __m256i) -> __m256i {
-        // SAFETY: the caller checked AVX2.
-        unsafe { Windows8::entry::<__m256i, Mirrored>(k, schedule, killed) }
-    }
-
-    #[inline(always)]
-    unsafe fn finish(schedule: &Mirrored, killed: __m256i) -> u32 {
-        // SAFETY: the caller checked AVX2 (every entry ran: the lanes or-ed).
-        unsafe { Windows8::finish::<__m256i, Mirrored, { Windows8::ENTRIES }>(schedule, killed) }
-    }
-
-    #[inline(always)]
-    unsafe fn alone(schedule: &Mirrored) -> u32 {
-        // SAFETY: the caller checked AVX2.
-        unsafe { Windows8::mask::<__m256i, Mirrored>(schedule) }
-    }
-}
-
-/// The 4-lane AVX-512VL filter beside the SHA-NI rounds: 128-bit, so no
-/// dirty upper state next to the SHA instructions.
-#[cfg(sha1dc_avx512)]
-pub(crate) struct Avx512Filter;
-
-#[cfg(sha1dc_avx512)]
-impl super::FilterBeside<Mirrored> for Avx512Filter {
-    type V = crate::vector::Vl128;
-    const BESIDE: usize = BESIDE;
-
-    #[inline(always)]
-    unsafe fn entry(k: usize, schedule: &Mirrored, killed: Self::V) -> Self::V {
-        // SAFETY: the caller checked the CPU.
-        unsafe { Windows4::entry::<Self::V, Mirrored>(k, schedule, killed) }
-    }
-
-    #[inline(always)]
-    unsafe fn finish(schedule: &Mirrored, killed: Self::V) -> u32 {
-        // SAFETY: the caller checked the CPU.
-        unsafe { finish_avx512(schedule, killed) }
-    }
-
-    #[inline(always)]
-    unsafe fn alone(schedule: &Mirrored) -> u32 {
-        // SAFETY: the caller checked the CPU.
-        unsafe { Windows4::mask::<Self::V, Mirrored>(schedule) }
-    }
-}
-
-/// The rest of the 4-lane table for the blocks its first entries left a
-/// DV (one in five), out of the loop.
-#[cfg(sha1dc_avx512)]
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn finish_avx512(s: &Mirrored, killed: crate::vector::Vl128) -> u32 {
-    // SAFETY: the caller checked AVX-512F and VL.
-    unsafe { Windows4::finish::<_, Mirrored, BESIDE>(s, killed) }
+    unsafe { Windows4::finish::<_, Mirrored, INTERLEAVED>(s, killed) }
 }
 
 /// The 8-lane per-block filter behind a call: its `vzeroupper` on return
@@ -421,7 +357,7 @@ impl<S: Schedule> Partner<'_, S> {
 /// then the comparison. It holds the partner's message, so the schedule it
 /// was read from can be written again, and its state stays in place
 /// between the groups as the block's does.
-pub(crate) struct PartnerBeside {
+pub(crate) struct PartnerTest {
     /// The partner's message words, four a group as [`Partner::words`]
     /// gives them.
     words: [__m128i; 20],
@@ -434,7 +370,7 @@ pub(crate) struct PartnerBeside {
     matched: bool,
 }
 
-impl PartnerBeside {
+impl PartnerTest {
     /// The test of DV `dv` for `block`, whose schedule is `s`.
     ///
     /// # Safety
@@ -445,7 +381,7 @@ impl PartnerBeside {
         let partner = Partner { s, dm: &d.dm };
         // SAFETY: the caller's features.
         unsafe {
-            PartnerBeside {
+            PartnerTest {
                 words: core::array::from_fn(|g| partner.words(g)),
                 at: partner_before_64(d, &block.before_60, |t| s.word(t)),
                 chain_out: block.chain_out,
@@ -457,7 +393,7 @@ impl PartnerBeside {
     }
 }
 
-impl Beside for PartnerBeside {
+impl BetweenGroups for PartnerTest {
     #[inline(always)]
     unsafe fn group(&mut self, m: usize) {
         // SAFETY (whole body): the caller's features (SHA, SSE4.1).
@@ -495,182 +431,6 @@ impl Beside for PartnerBeside {
                 let same =
                     _mm_movemask_epi8(_mm_cmpeq_epi32(self.abcd, abcd_of(&self.at))) == 0xffff;
                 self.matched = same && e_after(self.held) == self.at[4];
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::block::expand;
-    use crate::compress::steps_forward;
-    use crate::compress::x86_sha::{Rol2, ShaMsg, block_rounds, load, schedule, store};
-    use crate::detect::recompress::recompress;
-    use crate::dv::DVS;
-    use crate::splitmix::SplitMix64;
-
-    fn has_sha_ni() -> bool {
-        let yes = std::arch::is_x86_feature_detected!("sha")
-            && std::arch::is_x86_feature_detected!("sse4.1")
-            && std::arch::is_x86_feature_detected!("ssse3");
-        if !yes {
-            crate::skip::skip_or_fail(
-                "this CPU lacks SHA-NI: the SHA-NI partner test does not run",
-            );
-        }
-        yes
-    }
-
-    /// Each filter that runs beside the rounds, its entries in the order
-    /// the rounds run them and then its finish (or alone, as a call's last
-    /// block), gives the reference filter's mask, on random blocks: a
-    /// filter that let more through would pass every outcome test.
-    #[test]
-    fn filters_beside_give_the_reference_masks() {
-        use super::super::FilterBeside;
-        use super::super::beside::Entries;
-        use crate::compress::Beside;
-
-        /// The mask `F` gives beside the rounds, and alone.
-        unsafe fn masks<F: FilterBeside<Mirrored>>(s: &Mirrored) -> (u32, u32) {
-            // SAFETY (whole body): the caller checked what F needs.
-            unsafe {
-                let mut entries = Entries::<F, _> {
-                    schedule: s,
-                    killed: F::V::splat(0),
-                };
-                for g in 0..20 {
-                    entries.group(g);
-                }
-                (entries.mask(), F::alone(s))
-            }
-        }
-        #[cfg(sha1dc_avx512)]
-        let avx512 = std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512vl");
-        #[cfg(sha1dc_avx512)]
-        if !avx512 {
-            crate::skip::skip_or_fail(
-                "this CPU lacks AVX-512: its filters beside the rounds are not tested",
-            );
-        }
-        let mut rng = SplitMix64(0xbe51de);
-        let mut candidates = 0;
-        for round in 0..65536 {
-            let mut block = [0u8; 64];
-            rng.fill(&mut block);
-            let mut want = [0u32];
-            crate::filter::scalar_masks(core::slice::from_ref(&block), &mut want);
-            candidates += usize::from(want[0] != 0);
-            let s = Mirrored::from_words(&expand(&block));
-            // SAFETY: SSE2 is part of x86-64; AVX-512 checked.
-            unsafe {
-                assert_eq!(masks::<Sse2Filter>(&s), (want[0], want[0]), "SSE2, {round}");
-                #[cfg(sha1dc_avx512)]
-                if avx512 {
-                    let got = masks::<Avx512Filter>(&s);
-                    assert_eq!(got, (want[0], want[0]), "4 lanes, AVX-512, {round}");
-                    let got = masks::<Lanes8Filter>(&s);
-                    assert_eq!(got, (want[0], want[0]), "8 lanes, {round}");
-                }
-            }
-        }
-        assert!(
-            candidates > 100,
-            "the blocks exercise the finishing entries"
-        );
-    }
-
-    /// For every DV, on random blocks and chaining values: the vector
-    /// schedule and the state kept from the SHA-NI rounds are the scalar
-    /// ones, and the SHA-NI partner test, alone and beside other rounds
-    /// (from step 64), accepts exactly the output the scalar recompression
-    /// computes, and not one a bit away from it.
-    #[test]
-    fn partner_test_agrees_with_scalar_recompression() {
-        if !has_sha_ni() {
-            return;
-        }
-        let mut rng = SplitMix64(0x5ba1);
-        for round in 0..300 {
-            let mut block = [0u8; 64];
-            rng.fill(&mut block);
-            let chain_in: [u32; 5] = core::array::from_fn(|_| rng.next_u64() as u32);
-            let w = expand(&block);
-            // SAFETY (both): SHA-NI checked above.
-            assert_eq!(unsafe { schedule::<ShaMsg>(&block) }, w, "round {round}");
-            assert_eq!(unsafe { schedule::<Rol2>(&block) }, w, "round {round}");
-            let mut want_60 = chain_in;
-            steps_forward(&mut want_60, 0, 60, |t| w[t]);
-            let mut before_60 = [0u32; 5];
-            let mut chain = chain_in;
-            // SAFETY: SHA-NI checked above.
-            unsafe {
-                let (mut abcd, mut e) = load(&chain);
-                block_rounds::<Rol2>(&mut abcd, &mut e, &block, &mut Before60(&mut before_60));
-                store(abcd, e, &mut chain);
-            }
-            assert_eq!(before_60, want_60, "round {round}");
-            let (mut before_60_msg, mut chain_msg) = ([0u32; 5], chain_in);
-            // SAFETY: SHA-NI checked above.
-            unsafe {
-                let (mut abcd, mut e) = load(&chain_msg);
-                let keep = &mut Before60(&mut before_60_msg);
-                block_rounds::<ShaMsg>(&mut abcd, &mut e, &block, keep);
-                store(abcd, e, &mut chain_msg);
-            }
-            let mut want_out = chain_in;
-            crate::compress::compress_expanded(&mut want_out, &w);
-            assert_eq!(chain, want_out, "round {round}");
-            assert_eq!(
-                (before_60_msg, chain_msg),
-                (want_60, want_out),
-                "round {round}"
-            );
-            let states = TestStates::from_before_60(before_60, &w);
-            let (in_order, mirrored) = (InOrder(w), Mirrored::from_words(&w));
-            for (index, dv) in DVS.iter().enumerate() {
-                let i = DisturbanceVector::from_index(index);
-                let at = if dv.test_step == 58 {
-                    states.before_58
-                } else {
-                    states.before_65
-                };
-                let (_, out2) = recompress(dv, &w, at);
-                let mut off = out2;
-                off[round % 5] ^= 1 << (round % 32);
-                // SAFETY: SHA-NI checked above.
-                unsafe {
-                    assert!(
-                        partner_matches(i, &in_order, &before_60, &out2),
-                        "DV {i}, round {round}"
-                    );
-                    assert!(
-                        partner_matches(i, &mirrored, &before_60, &out2),
-                        "DV {i}, round {round}"
-                    );
-                    assert!(
-                        !partner_matches(i, &in_order, &before_60, &off),
-                        "DV {i}, round {round}"
-                    );
-                    assert!(
-                        !partner_matches(i, &mirrored, &before_60, &off),
-                        "DV {i}, round {round}"
-                    );
-                    for (out, want) in [(out2, true), (off, false)] {
-                        let block = Compressed {
-                            chain_in,
-                            chain_out: out,
-                            before_60,
-                        };
-                        let mut test = PartnerBeside::new(&block, &mirrored, i);
-                        for m in 0..20 {
-                            test.group(m);
-                        }
-                        assert_eq!(test.matched, want, "beside: DV {i}, round {round}");
-                    }
-                }
             }
         }
     }

@@ -1,30 +1,30 @@
 //! Detection one block at a time with work beside the rounds (SHA-NI):
 //! each block's filter runs between the groups of the next block's rounds,
 //! and a candidate with one DV is tested beside the rounds of the block
-//! after ([`detect_beside`]), in the issue slots the rounds' latency leaves
-//! idle. Written once over the rounds ([`TestsBeside`]) and the filter
-//! ([`FilterBeside`]); each platform's entry (src/platform) chooses both.
+//! after ([`detect_interleaved`]), in the issue slots the rounds' latency leaves
+//! idle. Written once over the rounds ([`TestsBetweenGroups`]) and the filter
+//! ([`InterleavedFilter`]); each platform's entry (src/platform) chooses both.
 
 use super::{Candidates, Compressed, Found, KeepingRounds};
 use crate::block::{Block, Schedule};
-use crate::compress::{Beside, State};
+use crate::compress::{BetweenGroups, State};
 use crate::dv::DisturbanceVector;
 use crate::vector::Vector;
 
 /// Rounds whose test of a candidate DV can run beside the rounds of the
-/// next block ([`detect_beside`]): the two chains are independent, so the
+/// next block ([`detect_interleaved`]): the two chains are independent, so the
 /// test's rounds run in the latency the block's leave.
-pub(crate) trait TestsBeside: KeepingRounds {
+pub(crate) trait TestsBetweenGroups: KeepingRounds {
     /// The test of one DV in flight: work beside the rounds, which holds
     /// what it reads of the block.
-    type Test: Beside;
+    type Test: BetweenGroups;
 
     /// The test of DV `dv` for `block`, whose schedule the rounds stored
     /// in `schedule`.
     ///
     /// # Safety
     /// As [`Rounds::compress`] (so for the next).
-    unsafe fn test_beside(
+    unsafe fn test_between_groups(
         block: &Compressed,
         schedule: &Self::Schedule,
         dv: DisturbanceVector,
@@ -40,13 +40,13 @@ pub(crate) trait TestsBeside: KeepingRounds {
 /// The block whose filter runs beside the rounds of the next: what the test
 /// of its candidate DVs reads.
 #[derive(Clone, Copy)]
-struct Behind<C> {
+struct PreviousBlock<C> {
     chain_in: C,
     chain_out: C,
     before_60: State,
 }
 
-impl<C: Copy> Behind<C> {
+impl<C: Copy> PreviousBlock<C> {
     /// The first of the candidate DVs `mask` for which the block, whose
     /// schedule the rounds `R` stored in `schedule`, is half of a
     /// collision.
@@ -88,17 +88,17 @@ impl<C: Copy> Behind<C> {
     }
 }
 
-/// A per-block filter that runs beside the rounds ([`detect_beside`]): a
+/// A per-block filter that runs beside the rounds ([`detect_interleaved`]): a
 /// table of the per-block layout on vectors `V`, its first
-/// [`BESIDE`](Self::BESIDE) entries between the groups of the next block's
+/// [`INTERLEAVED`](Self::INTERLEAVED) entries between the groups of the next block's
 /// rounds, the rest out of the loop.
-pub(crate) trait FilterBeside<S> {
+pub(crate) trait InterleavedFilter<S> {
     /// The vectors of the entries run beside the rounds.
     type V: Vector;
 
     /// How many of the table's entries run beside the rounds: entries `g`
     /// and `g + 20` after group `g`, so at most 40.
-    const BESIDE: usize;
+    const INTERLEAVED: usize;
 
     /// Entry `k` of the table on `killed` (the DVs ruled out so far, by
     /// lane), for the schedule `schedule`.
@@ -107,7 +107,7 @@ pub(crate) trait FilterBeside<S> {
     /// The CPU must support what the form needs.
     unsafe fn entry(k: usize, schedule: &S, killed: Self::V) -> Self::V;
 
-    /// The DV mask of a block whose first [`BESIDE`](Self::BESIDE) entries
+    /// The DV mask of a block whose first [`INTERLEAVED`](Self::INTERLEAVED) entries
     /// ruled out `killed` (by lane) but not every DV.
     ///
     /// # Safety
@@ -123,15 +123,15 @@ pub(crate) trait FilterBeside<S> {
 
 /// The entries filter `F` runs beside the rounds, on a schedule stored a
 /// block earlier: the DVs they rule out, by lane.
-pub(super) struct Entries<'a, F: FilterBeside<S>, S> {
+pub(super) struct FilterInFlight<'a, F: InterleavedFilter<S>, S> {
     pub(super) schedule: &'a S,
     pub(super) killed: F::V,
 }
 
-impl<F: FilterBeside<S>, S: Schedule> Entries<'_, F, S> {
+impl<F: InterleavedFilter<S>, S: Schedule> FilterInFlight<'_, F, S> {
     /// Fails to compile for a filter that asks for more entries beside the
     /// rounds than two a group give.
-    const AT_MOST_40: () = assert!(F::BESIDE <= 40);
+    const AT_MOST_40: () = assert!(F::INTERLEAVED <= 40);
 
     /// Entry `k` of the table, if it runs beside the rounds, held in place.
     ///
@@ -140,7 +140,7 @@ impl<F: FilterBeside<S>, S: Schedule> Entries<'_, F, S> {
     #[inline(always)]
     unsafe fn entry(&mut self, k: usize) {
         let () = Self::AT_MOST_40;
-        if k < F::BESIDE {
+        if k < F::INTERLEAVED {
             // SAFETY: the caller guarantees what F needs.
             self.killed = unsafe { F::entry(k, self.schedule, self.killed) };
             self.killed.hold();
@@ -166,7 +166,7 @@ impl<F: FilterBeside<S>, S: Schedule> Entries<'_, F, S> {
     }
 }
 
-impl<F: FilterBeside<S>, S: Schedule> Beside for Entries<'_, F, S> {
+impl<F: InterleavedFilter<S>, S: Schedule> BetweenGroups for FilterInFlight<'_, F, S> {
     #[inline(always)]
     unsafe fn group(&mut self, g: usize) {
         // SAFETY (both): the caller guarantees what F needs.
@@ -178,7 +178,7 @@ impl<F: FilterBeside<S>, S: Schedule> Beside for Entries<'_, F, S> {
 }
 
 /// [`detect_blocks`] with work beside each block's rounds: the filter of
-/// the block before (filter `F`; see [`FilterBeside`]) and, where that
+/// the block before (filter `F`; see [`InterleavedFilter`]) and, where that
 /// block's filter left one candidate DV, the test of the block before
 /// that: their vector operations and the test's rounds fill the issue
 /// slots the rounds' latency leaves idle, and the filter's loads read the
@@ -191,7 +191,10 @@ impl<F: FilterBeside<S>, S: Schedule> Beside for Entries<'_, F, S> {
 /// # Safety
 /// The CPU must support `R`'s instructions and what `F` needs.
 #[inline(always)]
-pub(crate) unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>(
+pub(crate) unsafe fn detect_interleaved<
+    R: TestsBetweenGroups,
+    F: InterleavedFilter<R::Schedule>,
+>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
@@ -205,38 +208,24 @@ pub(crate) unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>
         let mut rounds = R::load(chain);
         let chain_in = rounds;
         let before_60 = R::block(&mut rounds, first, even, &mut ());
-        let mut behind = Behind {
+        let mut behind = PreviousBlock {
             chain_in,
             chain_out: rounds,
             before_60,
         };
         // Block i - 2's test of its one candidate DV, and its output chain.
-        let mut pending: Option<(R::Test, R::Chain, DisturbanceVector)> = None;
+        let mut pending: Option<Pending<R>> = None;
         let mut i = 1;
         // Block i into `$cur`, beside it the filter of block i - 1 (in
         // `$old`) and a pending test; or, past the last block, those alone.
         macro_rules! step {
             ($cur:ident, $old:ident) => {
                 if i == blocks.len() {
-                    if let Some((mut test, out, dv)) = pending.take() {
-                        for g in 0..20 {
-                            test.group(g);
-                        }
-                        if R::matched(&test) {
-                            *chain = R::store(out);
-                            return Some(Found { index: i - 2, dv });
-                        }
-                    }
-                    let found = behind.test::<R>($old, F::alone($old), reduced_round);
-                    *chain = R::store(if found.is_some() {
-                        behind.chain_out
-                    } else {
-                        rounds
-                    });
-                    return found.map(|dv| Found { index: i - 1, dv });
+                    let last = (&behind, &*$old);
+                    return end_of_call::<R, F>(chain, rounds, last, pending, i, reduced_round);
                 }
                 let chain_in = rounds;
-                let mut entries = Entries::<F, _> {
+                let mut entries = FilterInFlight::<F, _> {
                     schedule: &*$old,
                     killed: F::V::splat(0),
                 };
@@ -255,13 +244,13 @@ pub(crate) unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>
                 let mask = entries.mask();
                 if mask & mask.wrapping_sub(1) == 0 && mask != 0 && !reduced_round {
                     let dv = DisturbanceVector::from_index(mask.trailing_zeros() as usize);
-                    let test = R::test_beside(&behind.compressed::<R>(), $old, dv);
+                    let test = R::test_between_groups(&behind.compressed::<R>(), $old, dv);
                     pending = Some((test, behind.chain_out, dv));
                 } else if let Some(dv) = behind.test::<R>($old, mask, reduced_round) {
                     *chain = R::store(behind.chain_out);
                     return Some(Found { index: i - 1, dv });
                 }
-                behind = Behind {
+                behind = PreviousBlock {
                     chain_in,
                     chain_out: rounds,
                     before_60,
@@ -273,5 +262,50 @@ pub(crate) unsafe fn detect_beside<R: TestsBeside, F: FilterBeside<R::Schedule>>
             step!(odd, even);
             step!(even, odd);
         }
+    }
+}
+
+/// A test of one candidate DV in flight between the groups of the next
+/// block's rounds, with the output chain of the block it tests and the DV.
+type Pending<R> = (
+    <R as TestsBetweenGroups>::Test,
+    <R as KeepingRounds>::Chain,
+    DisturbanceVector,
+);
+
+/// The end of a call of [`detect_interleaved`], after its `len` blocks: a
+/// test still pending runs alone, then the last block (`last`: what its
+/// test reads and its schedule) takes its filter and test alone, with no
+/// next block's rounds to run beside; `rounds` is the chain after it.
+///
+/// # Safety
+/// As [`detect_interleaved`].
+#[inline(always)]
+unsafe fn end_of_call<R: TestsBetweenGroups, F: InterleavedFilter<R::Schedule>>(
+    chain: &mut [u32; 5],
+    rounds: R::Chain,
+    (block, schedule): (&PreviousBlock<R::Chain>, &R::Schedule),
+    pending: Option<Pending<R>>,
+    len: usize,
+    reduced_round: bool,
+) -> Option<Found> {
+    // SAFETY (whole body): the caller checked the CPU.
+    unsafe {
+        if let Some((mut test, out, dv)) = pending {
+            for g in 0..20 {
+                test.group(g);
+            }
+            if R::matched(&test) {
+                *chain = R::store(out);
+                return Some(Found { index: len - 2, dv });
+            }
+        }
+        let found = block.test::<R>(schedule, F::alone(schedule), reduced_round);
+        *chain = R::store(if found.is_some() {
+            block.chain_out
+        } else {
+            rounds
+        });
+        found.map(|dv| Found { index: len - 1, dv })
     }
 }
