@@ -28,7 +28,7 @@ pub(crate) type State = [u32; 5];
 /// Work a compressor's rounds run between their groups of steps, so that
 /// it sits between them in program order and fills their idle issue slots:
 /// detection's filter of the block before, beside groups of four
-/// (src/detect/mod.rs); the batch's lane filter, beside groups of five
+/// (src/detect/interleaved.rs); the batch's lane filter, beside groups of five
 /// ([`crate::filter::Parts`]).
 pub(crate) trait BetweenGroups {
     /// After group `g` of the rounds: of four steps (0..20) in the

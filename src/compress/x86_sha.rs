@@ -42,7 +42,7 @@ pub(crate) unsafe fn load(chain: &[u32; 5]) -> (__m128i, __m128i) {
 /// What watches a block's rounds as they run: called between the quarters
 /// of the rounds, so that its work sits between them in program order
 /// (detection keeps the state before step 60 and stores the schedule this
-/// way: src/detect/x86_sha.rs).
+/// way: src/detect/x86_sha/).
 pub(crate) trait Observer {
     /// After quarter `Q` (0..4) of the rounds. For `Q` < 3, `abcd` and
     /// `prev` (the `abcd` four steps earlier) give the working state there
@@ -69,7 +69,7 @@ impl Observer for () {
 
 /// How the rounds expand schedule words 32..80 (words 16..32 always take
 /// the SHA message instructions). The backend table chooses by vendor
-/// (src/backend/x86_64.rs); both give the same words.
+/// (src/platform/x86_64/mod.rs); both give the same words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Expansion {
     /// `sha1msg1` and `sha1msg2` throughout: the fewest instructions where

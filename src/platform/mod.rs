@@ -119,6 +119,7 @@ impl Platform {
     /// schedule the rounds store, [`detect_per_block`](Self::detect_per_block));
     /// otherwise blocks are filtered ahead, one block per vector lane
     /// ([`filter_masks`](Self::filter_masks)).
+    #[inline]
     pub(crate) fn detects_per_block(self) -> bool {
         matches!(self, Platform::Arch(p) if p.detects_per_block())
     }
@@ -137,6 +138,7 @@ impl Platform {
     /// index and DV); `chain` is then the plain output chain after it. A
     /// platform that [`detects_per_block`](Self::detects_per_block) runs its
     /// per-block filter; any other tests every DV of every block.
+    #[inline]
     pub(crate) fn detect_per_block(
         self,
         chain: &mut [u32; 5],
@@ -174,6 +176,7 @@ impl Platform {
 
     /// Compresses a candidate block into `chain` and tests its candidate
     /// DVs: the first for which it is half of a collision.
+    #[inline]
     pub(crate) fn compress_candidate(
         self,
         chain: &mut [u32; 5],
@@ -191,6 +194,7 @@ impl Platform {
 
     /// Tests the candidate DVs of a block compressed elsewhere (the batch's
     /// lanes), with this platform's own test.
+    #[inline]
     pub(crate) fn test_candidate(
         self,
         compressed: &Compressed,

@@ -30,7 +30,7 @@ mod simd128;
 mod sse2;
 mod swar;
 
-/// The per-block filter beside the SHA-NI rounds (src/detect/x86_sha.rs).
+/// The per-block filter beside the SHA-NI rounds (src/detect/x86_sha/).
 #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
 pub(crate) use avx512::Vl128;
 

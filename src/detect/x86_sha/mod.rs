@@ -351,7 +351,7 @@ impl<S: Schedule> Partner<'_, S> {
 }
 
 /// The test of one candidate DV beside the rounds of the next block
-/// (src/detect/mod.rs): [`Partner::collides`] from the partner's state
+/// (src/detect/interleaved.rs): [`Partner::collides`] from the partner's state
 /// before step 64, one group after each of the block's groups: out to step
 /// 80 (the block's groups 0..4), then in from the input that fixes (4..20),
 /// then the comparison. It holds the partner's message, so the schedule it

@@ -79,40 +79,40 @@ impl Kernels for Platform {
         }
     }
 
+    #[inline]
     fn detects_per_block(self) -> bool {
         self != Platform::Avx512
     }
 
+    #[inline]
     fn detect_per_block(
         self,
         chain: &mut [u32; 5],
         blocks: &[Block],
         reduced_round: bool,
     ) -> Option<Option<Found>> {
-        let mut schedules = [Mirrored::default(), Mirrored::default()];
-        // The schedules are zeroed here, outside the AVX-512 code, where
-        // LLVM would zero them with 512-bit stores.
-        let s = &mut schedules;
         // SAFETY (every arm): these name a CPU with SHA-NI and AVX-512.
         let found = match self {
             Platform::ShaNiAvx512 => unsafe {
-                interleaved::<Avx512Filter, Rol2>(chain, blocks, reduced_round, s)
+                interleaved::<Avx512Filter, Rol2>(chain, blocks, reduced_round, &mut schedules())
             },
             Platform::ShaNiAvx512Lanes8 if blocks.len() <= SHORT_CALL => unsafe {
                 sha_ni_detect_avx2::<ShaMsg>(chain, blocks, reduced_round)
             },
             Platform::ShaNiAvx512Lanes8 => unsafe {
-                interleaved::<Lanes8Filter, ShaMsg>(chain, blocks, reduced_round, s)
+                interleaved::<Lanes8Filter, ShaMsg>(chain, blocks, reduced_round, &mut schedules())
             },
             Platform::Avx512 => return None,
         };
         Some(found)
     }
 
+    #[inline]
     fn hides_filter(self) -> bool {
         self == Platform::ShaNiAvx512Lanes8
     }
 
+    #[inline]
     fn compress_candidate(
         self,
         chain: &mut [u32; 5],
@@ -132,6 +132,7 @@ impl Kernels for Platform {
         }
     }
 
+    #[inline]
     fn test_candidate(
         self,
         compressed: &Compressed,
@@ -153,6 +154,14 @@ impl Kernels for Platform {
         // SAFETY: every one names a CPU with AVX-512 F, BW and VL.
         unsafe { run(work) }
     }
+}
+
+/// Two zeroed schedules for [`interleaved`], zeroed here, outside the
+/// AVX-512 code, where LLVM would zero them with 512-bit stores (and only
+/// for the calls that use them).
+#[inline(always)]
+fn schedules() -> [Mirrored; 2] {
+    [Mirrored::default(), Mirrored::default()]
 }
 
 /// [`Kernels::compress`] with SHA-NI, compiled with AVX-512VL: the

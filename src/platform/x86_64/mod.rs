@@ -6,7 +6,7 @@
 //! of x86-64, so the portable backend is only ever chosen when forced.
 //!
 //! The SHA-NI backends detect one block at a time (the per-block filter on
-//! the schedule the rounds store: src/detect/x86_sha.rs), each block's
+//! the schedule the rounds store: src/detect/x86_sha/), each block's
 //! filter beside the rounds of the next where that is free.
 //!
 //! Two choices are by vendor ([`Vendor`], from CPUID), both measured faster
@@ -121,6 +121,7 @@ impl Kernels for Platform {
         }
     }
 
+    #[inline]
     fn detects_per_block(self) -> bool {
         match self {
             Platform::ShaNiSse2(_) | Platform::ShaNiAvx2(_) => true,
@@ -129,6 +130,7 @@ impl Kernels for Platform {
         }
     }
 
+    #[inline]
     fn detect_per_block(
         self,
         chain: &mut [u32; 5],
@@ -147,10 +149,12 @@ impl Kernels for Platform {
         Some(found)
     }
 
+    #[inline]
     fn hides_filter(self) -> bool {
         matches!(self, Platform::Avx512(p) if p.hides_filter())
     }
 
+    #[inline]
     fn compress_candidate(
         self,
         chain: &mut [u32; 5],
@@ -170,6 +174,7 @@ impl Kernels for Platform {
         }
     }
 
+    #[inline]
     fn test_candidate(
         self,
         compressed: &Compressed,
