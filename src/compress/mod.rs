@@ -2,7 +2,7 @@
 //! recompression, src/detect), and one file per way of compressing whole
 //! blocks, each platform's (src/platform) entered from there.
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
+#[cfg(sha1dc_armv8)]
 #[clippy::msrv = "1.72"]
 pub(crate) mod aarch64_sha;
 pub(crate) mod lanes;

@@ -142,11 +142,11 @@ fn per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
     ];
     #[cfg(target_arch = "x86_64")]
     forms.extend(x86_per_block_forms());
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    #[cfg(sha1dc_neon)]
     forms.push(("neon", |w| unsafe {
         Windows4::mask::<core::arch::aarch64::uint32x4_t, _>(&InOrder(*w))
     }));
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg(sha1dc_simd128)]
     forms.push(("simd128", |w| unsafe {
         Windows4::mask::<core::arch::wasm32::v128, _>(&InOrder(*w))
     }));

@@ -18,20 +18,20 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
-#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+#[cfg(sha1dc_avx512)]
 #[clippy::msrv = "1.89"]
 mod avx512;
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[cfg(sha1dc_neon)]
 mod neon;
 mod scalar;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[cfg(sha1dc_simd128)]
 mod simd128;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 mod swar;
 
 /// The per-block filter beside the SHA-NI rounds (src/detect/x86_sha/).
-#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+#[cfg(sha1dc_avx512)]
 pub(crate) use avx512::Vl128;
 
 use crate::block::Block;
