@@ -94,10 +94,7 @@ impl Kernels for Platform {
         c: Candidates,
     ) -> Option<DisturbanceVector> {
         match self {
-            // SAFETY: the portable rounds need no CPU feature.
-            Platform::Neon => unsafe {
-                detect::compress_and_test::<detect::portable::Portable>(chain, block, c)
-            },
+            Platform::Neon => super::compress_candidate_portable(chain, block, c),
             Platform::Armv8(p) => p.compress_candidate(chain, block, c),
         }
     }

@@ -184,10 +184,7 @@ impl Platform {
         c: Candidates,
     ) -> Option<DisturbanceVector> {
         match self {
-            // SAFETY: the portable rounds need no CPU feature.
-            Platform::Portable => unsafe {
-                detect::compress_and_test::<detect::portable::Portable>(chain, block, c)
-            },
+            Platform::Portable => compress_candidate_portable(chain, block, c),
             Platform::Arch(p) => p.compress_candidate(chain, block, c),
         }
     }
@@ -223,6 +220,18 @@ impl Platform {
             Platform::Arch(p) => p.run_on_vectors(work),
         }
     }
+}
+
+/// A candidate block compressed with the portable rounds and its DVs
+/// tested (the portable platform's, and every one's without rounds of its
+/// own that keep the schedule).
+fn compress_candidate_portable(
+    chain: &mut [u32; 5],
+    block: &Block,
+    c: Candidates,
+) -> Option<DisturbanceVector> {
+    // SAFETY: the portable rounds need no CPU feature.
+    unsafe { detect::compress_and_test::<detect::portable::Portable>(chain, block, c) }
 }
 
 /// The scalar test of a candidate's DVs (the portable rounds' and every

@@ -65,8 +65,7 @@ impl Kernels for Platform {
         block: &Block,
         c: Candidates,
     ) -> Option<DisturbanceVector> {
-        // SAFETY: the portable rounds need no CPU feature.
-        unsafe { detect::compress_and_test::<detect::portable::Portable>(chain, block, c) }
+        super::compress_candidate_portable(chain, block, c)
     }
 
     fn test_candidate(

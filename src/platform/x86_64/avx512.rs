@@ -125,10 +125,7 @@ impl Kernels for Platform {
             Platform::ShaNiAvx512Lanes8 => unsafe {
                 sha_ni_compress_candidate::<ShaMsg>(chain, block, c)
             },
-            // SAFETY: the portable rounds need no CPU feature.
-            Platform::Avx512 => unsafe {
-                detect::compress_and_test::<detect::portable::Portable>(chain, block, c)
-            },
+            Platform::Avx512 => crate::platform::compress_candidate_portable(chain, block, c),
         }
     }
 

@@ -167,10 +167,7 @@ impl Kernels for Platform {
                 with_expansion!(e, sha_ni_compress_candidate(chain, block, c))
             },
             Platform::Avx512(p) => p.compress_candidate(chain, block, c),
-            // SAFETY: the portable rounds need no CPU feature.
-            Platform::Sse2 | Platform::Avx2 => unsafe {
-                detect::compress_and_test::<detect::portable::Portable>(chain, block, c)
-            },
+            Platform::Sse2 | Platform::Avx2 => super::compress_candidate_portable(chain, block, c),
         }
     }
 
