@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The test suite on x86-64 once per backend this CPU runs (SHA1DC_BACKEND
-# forces it for every hasher that does not name one), then for aarch64 (the
+# The library's own tests (`cargo test -p sha1dc-wasm`: its unit,
+# integration and doc tests, not the other crates') on x86-64 once per
+# backend this CPU runs (SHA1DC_BACKEND forces it for every hasher that does
+# not name one), then for aarch64 (the
 # ARMv8 SHA-1 and NEON backends really execute: `qemu-aarch64 -cpu max`, see
-# .cargo/config.toml) and big-endian s390x under QEMU user mode.
+# .cargo/config.toml) and big-endian s390x under QEMU user mode. The other
+# crates' tests run once, with the automatic backend (scripts/test.sh):
+# they hash through the library, whose backends these runs cover.
 #   scripts/cross-test.sh            all of it
 #   scripts/cross-test.sh native     only the x86-64 backends one by one
 #   scripts/cross-test.sh qemu       only aarch64 and s390x
@@ -17,8 +21,8 @@ native() {
   local backends
   backends=$(cargo run -q --bin sha1dcsum -- --backends)
   for b in $backends; do
-    say "cargo test, SHA1DC_BACKEND=$b"
-    SHA1DC_BACKEND=$b cargo test -q
+    say "cargo test -p sha1dc-wasm, SHA1DC_BACKEND=$b"
+    SHA1DC_BACKEND=$b cargo test -q -p sha1dc-wasm
   done
 }
 

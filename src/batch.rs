@@ -9,21 +9,21 @@
 //! lane whose message ends takes the next message at once, so no lane waits
 //! for the longest one, and the last few lanes of a batch finish on the
 //! single stream. A block the filter lets through (about 5% of random
-//! blocks) is tested by the backend's own test of a candidate from the
+//! blocks) is tested by the platform's own test of a candidate from the
 //! states the lane compression kept, and a collision is recorded exactly as the
 //! streaming engine records it ([`Record`]), so every result equals
 //! what [`crate::hash`] gives.
 
 use crate::Outcome;
-use crate::backend::Backend;
 use crate::block::Block;
 use crate::compress::IV;
 use crate::compress::lanes::{compress_lanes, compress_lanes_scheduled};
 use crate::config::Config;
-use crate::detect::{self, Candidates, Compressed};
+use crate::detect::{Candidates, Compressed};
 use crate::engine::Engine;
 use crate::filter::Filter;
 use crate::object::{Header, ObjectKind};
+use crate::platform::Platform;
 use crate::record::{Record, Reporter};
 use crate::vector::{OnVectors, Vector};
 
@@ -178,24 +178,24 @@ impl<'a> Lane<'a> {
 pub(crate) type Messages<'a, 'b> = &'b dyn Fn(usize) -> Message<'a>;
 
 /// Hashes message `i` (of [`Messages`]) into `out[i]`, one message per
-/// lane of the vectors `backend` names.
+/// lane of the vectors `platform` names.
 pub(crate) fn hash(
-    backend: &'static Backend,
+    platform: Platform,
     config: Config,
     messages: Messages<'_, '_>,
     out: &mut [Outcome],
 ) {
-    backend.simd.run(HashBatch {
-        backend,
+    platform.run_on_vectors(HashBatch {
+        platform,
         config,
         messages,
         out,
     })
 }
 
-/// [`hash`] as work for [`crate::vector::Simd::run`].
+/// [`hash`] as work for `Platform::run_on_vectors`.
 struct HashBatch<'a, 'b, 'c> {
-    backend: &'static Backend,
+    platform: Platform,
     config: Config,
     messages: Messages<'a, 'b>,
     out: &'c mut [Outcome],
@@ -211,7 +211,7 @@ impl OnVectors for HashBatch<'_, '_, '_> {
     unsafe fn run<V: Vector>(self) {
         debug_assert!(V::LANES <= MAX_LANES);
         let HashBatch {
-            backend,
+            platform,
             config,
             messages,
             out,
@@ -219,18 +219,18 @@ impl OnVectors for HashBatch<'_, '_, '_> {
         // SAFETY: the caller's guarantees, passed on; N is V::LANES.
         unsafe {
             match V::LANES {
-                1 => hash_n::<V, 1>(backend, config, messages, out),
-                2 => hash_n::<V, 2>(backend, config, messages, out),
-                4 => hash_n::<V, 4>(backend, config, messages, out),
-                8 => hash_n::<V, 8>(backend, config, messages, out),
-                _ => hash_n::<V, MAX_LANES>(backend, config, messages, out),
+                1 => hash_n::<V, 1>(platform, config, messages, out),
+                2 => hash_n::<V, 2>(platform, config, messages, out),
+                4 => hash_n::<V, 4>(platform, config, messages, out),
+                8 => hash_n::<V, 8>(platform, config, messages, out),
+                _ => hash_n::<V, MAX_LANES>(platform, config, messages, out),
             }
         }
     }
 }
 
 /// [`hash`] with `N == V::LANES`: refill the idle lanes, compress every
-/// lane's next block at once, settle each lane's candidate and end; the
+/// lane's next block at once, after_step each lane's candidate and end; the
 /// last few lanes finish on the single stream. (The refill stays in this
 /// loop: as a function of its own, even inlined, the batch of short
 /// messages ran slower in benches/many.rs.)
@@ -239,7 +239,7 @@ impl OnVectors for HashBatch<'_, '_, '_> {
 /// The CPU must support `V`'s instruction set.
 #[inline(always)]
 unsafe fn hash_n<V: Vector, const N: usize>(
-    backend: &'static Backend,
+    platform: Platform,
     config: Config,
     messages: Messages<'_, '_>,
     out: &mut [Outcome],
@@ -267,7 +267,7 @@ unsafe fn hash_n<V: Vector, const N: usize>(
                 refilled = true;
             }
         }
-        if !waiting && drain(&lanes, &chains.out, backend, config, out) {
+        if !waiting && finish_few_alone(&lanes, &chains.out, platform, config, out) {
             return;
         }
         // Just after a refill (every other step with short messages) a run
@@ -277,7 +277,7 @@ unsafe fn hash_n<V: Vector, const N: usize>(
             let mut busy = lanes.map(|lane| lane.unwrap_or_else(|| unreachable!()));
             // SAFETY: the caller guarantees V's instruction set.
             unsafe {
-                run_in_place::<V, N>(steps, &mut busy, &mut blocks, &mut chains, backend, config)
+                run_in_place::<V, N>(steps, &mut busy, &mut blocks, &mut chains, platform, config)
             };
             lanes = busy.map(Some);
             continue;
@@ -289,12 +289,12 @@ unsafe fn hash_n<V: Vector, const N: usize>(
         }
         // SAFETY: the caller guarantees V's instruction set.
         let masks = unsafe { step::<V, N>(&blocks, &mut chains, config) };
-        settle(
+        after_step(
             &mut lanes,
             &blocks,
             &mut chains,
             &masks,
-            (backend, config),
+            (platform, config),
             out,
         );
     }
@@ -428,12 +428,12 @@ unsafe fn step<V: Vector, const N: usize>(
 /// of a candidate block (the rare path on a collision), and its outcome
 /// when its message ends.
 #[inline(always)]
-fn settle<const N: usize>(
+fn after_step<const N: usize>(
     lanes: &mut [Option<Lane<'_>>; N],
     blocks: &[Block; N],
     chains: &mut Chains<N>,
     masks: &[u32; N],
-    (backend, config): (&'static Backend, Config),
+    (platform, config): (Platform, Config),
     out: &mut [Outcome],
 ) {
     for (j, slot) in lanes.iter_mut().enumerate() {
@@ -443,12 +443,10 @@ fn settle<const N: usize>(
         };
         let block = &blocks[j];
         if let Some(sha1_chain) = &mut lane.record.sha1_chain {
-            backend
-                .compressor()
-                .compress(sha1_chain, core::slice::from_ref(block));
+            platform.compress(sha1_chain, core::slice::from_ref(block));
         }
         if masks[j] != 0 {
-            test_lane(lane, j, block, masks[j], chains, (backend, config));
+            test_lane(lane, j, block, masks[j], chains, (platform, config));
         }
         lane.next += 1;
         if lane.next == lane.blocks {
@@ -467,14 +465,14 @@ fn test_lane<const N: usize>(
     block: &Block,
     mask: u32,
     chains: &mut Chains<N>,
-    (backend, config): (&'static Backend, Config),
+    (platform, config): (Platform, Config),
 ) -> bool {
     let compressed = chains.compressed(j);
     let c = Candidates {
         mask,
         reduced_round: config.reduced_round,
     };
-    match detect::test_candidate(backend.compressor(), &compressed, block, c) {
+    match platform.test_candidate(&compressed, block, c) {
         Some(dv) => {
             let (mut chain, none) = (compressed.chain_out, &mut Reporter::none());
             let chain_in = compressed.chain_in;
@@ -523,7 +521,7 @@ unsafe fn run_in_place<V: Vector, const N: usize>(
     lanes: &mut [Lane<'_>; N],
     blocks: &mut [Block; N],
     chains: &mut Chains<N>,
-    backend: &'static Backend,
+    platform: Platform,
     config: Config,
 ) {
     for _ in 0..steps {
@@ -535,7 +533,7 @@ unsafe fn run_in_place<V: Vector, const N: usize>(
         let mut flagged = false;
         for (j, lane) in lanes.iter_mut().enumerate() {
             if masks[j] != 0 {
-                flagged |= test_lane(lane, j, &blocks[j], masks[j], chains, (backend, config));
+                flagged |= test_lane(lane, j, &blocks[j], masks[j], chains, (platform, config));
             }
             lane.next += 1;
         }
@@ -548,10 +546,10 @@ unsafe fn run_in_place<V: Vector, const N: usize>(
 /// Once no message waits and at most `N / DRAIN` lanes are busy, each busy
 /// lane's message finishes on the single stream from the lane's chain: true
 /// when that ended the batch.
-fn drain<const N: usize>(
+fn finish_few_alone<const N: usize>(
     lanes: &[Option<Lane<'_>>; N],
     chains: &Rows<N>,
-    backend: &'static Backend,
+    platform: Platform,
     config: Config,
     out: &mut [Outcome],
 ) -> bool {
@@ -564,20 +562,15 @@ fn drain<const N: usize>(
     }
     for (j, lane) in lanes.iter().enumerate() {
         if let Some(lane) = lane {
-            out[lane.slot] = finish_alone(backend, config, lane, chains.lane(j));
+            out[lane.slot] = finish_alone(platform, config, lane, chains.lane(j));
         }
     }
     true
 }
 
 /// The rest of a lane's message through the streaming engine.
-fn finish_alone(
-    backend: &'static Backend,
-    config: Config,
-    lane: &Lane<'_>,
-    chain: [u32; 5],
-) -> Outcome {
-    let mut engine = Engine::resume(config, backend, chain, lane.record, lane.next);
+fn finish_alone(platform: Platform, config: Config, lane: &Lane<'_>, chain: [u32; 5]) -> Outcome {
+    let mut engine = Engine::resume(config, platform, chain, lane.record, lane.next);
     let header = lane.message.header.as_bytes();
     let done = (lane.next * 64) as usize;
     let none = &mut Reporter::none();
@@ -598,6 +591,17 @@ mod tests {
     /// step (the filter beside the lanes' rounds on forms of [`BESIDE_FROM`]
     /// lanes or more, before them on the others).
     struct StepMasks<'a>(&'a [Block]);
+
+    /// The name of the vector type a platform runs on.
+    struct VectorType;
+
+    impl OnVectors for VectorType {
+        type Output = &'static str;
+
+        unsafe fn run<V: Vector>(self) -> &'static str {
+            core::any::type_name::<V>()
+        }
+    }
 
     impl OnVectors for StepMasks<'_> {
         type Output = Vec<u32>;
@@ -646,12 +650,13 @@ mod tests {
         assert!(want.iter().filter(|&&m| m != 0).count() > 20);
         let mut seen = Vec::new();
         for name in crate::available_backends() {
-            let backend = Backend::by_name(name).unwrap();
-            if seen.contains(&backend.simd) {
+            let platform = crate::platform::Backend::by_name(name).unwrap();
+            let vectors = platform.run_on_vectors(VectorType);
+            if seen.contains(&vectors) {
                 continue;
             }
-            seen.push(backend.simd);
-            let got = backend.simd.run(StepMasks(&blocks));
+            seen.push(vectors);
+            let got = platform.run_on_vectors(StepMasks(&blocks));
             assert_eq!(got, want, "{name}");
         }
     }

@@ -63,7 +63,6 @@ pub(crate) trait Schedule: Default {
     }
 
     /// The words in order.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn words(&self) -> [u32; 80] {
         core::array::from_fn(|t| self.word(t))
     }
@@ -107,7 +106,6 @@ impl Mirrored {
 
     /// Where the vector of words `4i..4i + 4` (word 4i in its top lane) is
     /// stored.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn group_mut(&mut self, i: usize) -> &mut [u32; 4] {
         let at = Self::index(4 * i, 4);

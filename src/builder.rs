@@ -2,12 +2,12 @@
 //! with them in one call (a message, many messages, git objects).
 
 use crate::Hasher;
-use crate::backend::{Backend, BackendError};
 use crate::batch::{self, Message};
 use crate::config::Config;
 use crate::engine::Engine;
 use crate::git::{self, ObjectKind, ObjectOutcome};
 use crate::outcome::Outcome;
+use crate::platform::{Backend, BackendError, Platform};
 
 /// Options for a [`Hasher`].
 ///
@@ -23,8 +23,9 @@ use crate::outcome::Outcome;
 #[derive(Clone, Copy, Debug)]
 pub struct Builder {
     config: Config,
-    /// The forced backend, or `None` for the fastest this CPU runs.
-    backend: Option<&'static Backend>,
+    /// The forced backend's platform, or `None` for the fastest this CPU
+    /// runs.
+    backend: Option<Platform>,
 }
 
 impl Hasher {
@@ -86,8 +87,8 @@ impl Builder {
         Ok(self)
     }
 
-    /// The forced backend, or the fastest this CPU runs.
-    fn chosen_backend(&self) -> &'static Backend {
+    /// The forced backend's platform, or the fastest this CPU runs.
+    fn chosen_backend(&self) -> Platform {
         self.backend.unwrap_or_else(Backend::best)
     }
 

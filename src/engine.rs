@@ -1,10 +1,10 @@
 //! The engine: the streaming state machine behind [`Hasher`](crate::Hasher)
 //! (buffering, the output chain, the record of what was flagged). It
-//! decides what to do with blocks; the backend does the work.
+//! decides what to do with blocks; the platform does the work (src/platform).
 //!
 //! A block's path is compress, filter, test, record. [`Engine::update`]
 //! and [`Engine::finalize`] (or [`Engine::hash_all`], the whole message at
-//! once) hand whole blocks to [`Engine::process`]. With a backend that
+//! once) hand whole blocks to [`Engine::process`]. With a platform that
 //! detects one block at a time (SHA-NI, ARMv8, NEON, simd128: the filter
 //! reads the schedule the rounds store, src/detect) it runs them all
 //! through that and stops only after a collision; otherwise it filters them
@@ -15,23 +15,24 @@
 //! that last path with their masks. A flagged block goes to
 //! [`Record::flag`], the one rare path (src/record.rs).
 
-use crate::backend::Backend;
 use crate::block::{self, Block, Partial};
 use crate::compress::IV;
 use crate::config::Config;
-use crate::detect::{self, Candidates, PerBlock};
-use crate::filter;
+use crate::detect::{Candidates, Found};
+use crate::dv::DisturbanceVector;
 use crate::halves::{BlockFilter, MaskCountError};
 use crate::outcome::Outcome;
+use crate::platform::Platform;
 use crate::record::{Record, Reporter};
 
-/// Blocks filtered per backend call: 4 KiB of input, 256 bytes of masks.
+/// Blocks filtered per platform call: 4 KiB of input, 256 bytes of masks.
 const FILTER_CALL: usize = 64;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Engine {
     config: Config,
-    backend: &'static Backend,
+    /// How this CPU hashes, chosen once.
+    platform: Platform,
     /// The output chain: the safe chain once a collision changed it.
     chain: [u32; 5],
     record: Record,
@@ -41,7 +42,7 @@ pub(crate) struct Engine {
     /// goes with the next blocks, or with the padding at the end, so a
     /// short message is filtered in one call (two blocks cost the vector
     /// forms about as much as one).
-    held: Option<Block>,
+    kept_back: Option<Block>,
     /// Bytes added so far.
     len: u64,
     /// Whole blocks processed so far.
@@ -49,14 +50,14 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    pub(crate) fn new(config: Config, backend: &'static Backend) -> Self {
+    pub(crate) fn new(config: Config, platform: Platform) -> Self {
         Engine {
             config,
-            backend,
+            platform,
             chain: IV,
             record: Record::default(),
             partial: Partial::EMPTY,
-            held: None,
+            kept_back: None,
             len: 0,
             blocks: 0,
         }
@@ -67,7 +68,7 @@ impl Engine {
     /// batch path hands its last few lanes over: src/batch.rs).
     pub(crate) fn resume(
         config: Config,
-        backend: &'static Backend,
+        platform: Platform,
         chain: [u32; 5],
         record: Record,
         blocks: u64,
@@ -77,12 +78,12 @@ impl Engine {
             record,
             len: blocks * 64,
             blocks,
-            ..Engine::new(config, backend)
+            ..Engine::new(config, platform)
         }
     }
 
     pub(crate) fn reset(&mut self) {
-        *self = Engine::new(self.config, self.backend);
+        *self = Engine::new(self.config, self.platform);
     }
 
     pub(crate) fn len(&self) -> u64 {
@@ -90,7 +91,7 @@ impl Engine {
     }
 
     pub(crate) fn backend_name(&self) -> &'static str {
-        self.backend.name
+        self.platform.name()
     }
 
     pub(crate) fn config(&self) -> Config {
@@ -105,22 +106,22 @@ impl Engine {
         if config == self.config {
             return;
         }
-        if let Some(h) = self.held.take() {
+        if let Some(h) = self.kept_back.take() {
             self.process(&[h], &mut Reporter::none());
         }
         self.config = config;
     }
 
     pub(crate) fn update(&mut self, data: &[u8], report: &mut Reporter<'_>) {
-        if report.wants() || !self.holds_blocks() {
-            return self.update_unheld(data, report);
+        if report.wants() || !self.keeps_last_block() {
+            return self.update_keeping_none(data, report);
         }
         self.len = self.len.wrapping_add(data.len() as u64);
         // Up to two whole blocks before `data`'s: the held one and the
         // buffer once `data` completes it.
         let mut small: [Block; 2] = [[0; 64]; 2];
         let mut n = 0;
-        if let Some(h) = self.held.take() {
+        if let Some(h) = self.kept_back.take() {
             small[n] = h;
             n += 1;
         }
@@ -138,28 +139,28 @@ impl Engine {
             if !before.is_empty() {
                 self.process(before, report);
             }
-            self.held = Some(*last);
+            self.kept_back = Some(*last);
         } else if n > 0 {
             self.process(&small[..n - 1], report);
-            self.held = Some(small[n - 1]);
+            self.kept_back = Some(small[n - 1]);
         }
         self.partial.keep(rest);
     }
 
     /// Whether the last whole block is held back for the next call: where
     /// the filter runs, so that a short message's blocks and its padding
-    /// go to the backend in one call (filtered in one batch, or a block's
+    /// go to the platform in one call (filtered in one batch, or a block's
     /// filter beside the rounds of the next).
-    fn holds_blocks(&self) -> bool {
+    fn keeps_last_block(&self) -> bool {
         self.config.detect && self.config.use_filter
     }
 
     /// [`Engine::update`] that holds no block back: a block held by an
     /// earlier call first, then whole blocks straight from `data`, the
     /// rest buffered.
-    pub(crate) fn update_unheld(&mut self, data: &[u8], report: &mut Reporter<'_>) {
+    pub(crate) fn update_keeping_none(&mut self, data: &[u8], report: &mut Reporter<'_>) {
         self.len = self.len.wrapping_add(data.len() as u64);
-        if let Some(h) = self.held.take() {
+        if let Some(h) = self.kept_back.take() {
             self.process(&[h], report);
         }
         let (filled, data) = self.partial.fill(data);
@@ -173,7 +174,7 @@ impl Engine {
         self.partial.keep(rest);
     }
 
-    /// [`Engine::update_unheld`] with the candidate masks of the blocks
+    /// [`Engine::update_keeping_none`] with the candidate masks of the blocks
     /// `data` completes, filtered elsewhere (src/halves.rs); a block held
     /// by an earlier call is filtered here. A wrong number of masks is an
     /// error, and nothing is hashed.
@@ -191,7 +192,7 @@ impl Engine {
             });
         }
         self.len = self.len.wrapping_add(data.len() as u64);
-        if let Some(h) = self.held.take() {
+        if let Some(h) = self.kept_back.take() {
             self.process(&[h], report);
         }
         let (filled, data) = self.partial.fill(data);
@@ -211,13 +212,13 @@ impl Engine {
     /// The filter half at this engine's place in the message: it carries
     /// the unfinished block.
     pub(crate) fn block_filter(&self) -> BlockFilter {
-        BlockFilter::new(self.backend, self.partial)
+        BlockFilter::new(self.platform, self.partial)
     }
 
-    /// The backend (the two-thread paths filter on its vectors).
+    /// The platform (the two-thread paths filter on its vectors).
     #[cfg(feature = "std")]
-    pub(crate) fn backend(&self) -> &'static Backend {
-        self.backend
+    pub(crate) fn platform(&self) -> Platform {
+        self.platform
     }
 
     /// The whole message at once: its blocks straight from `data` (no
@@ -229,7 +230,7 @@ impl Engine {
         let none = &mut Reporter::none();
         // The last whole block goes with the padding, as a held one would.
         let last = match blocks.split_last() {
-            Some((last, before)) if self.holds_blocks() => {
+            Some((last, before)) if self.keeps_last_block() => {
                 if !before.is_empty() {
                     self.process(before, none);
                 }
@@ -247,7 +248,7 @@ impl Engine {
     }
 
     pub(crate) fn finalize(&mut self, report: &mut Reporter<'_>) -> Outcome {
-        let held = self.held.take();
+        let held = self.kept_back.take();
         let mut end = [[0; 64]; 3];
         let count = block::end_blocks(&mut end, held.as_ref(), self.partial.bytes(), self.len);
         self.process(&end[..count], report);
@@ -263,13 +264,13 @@ impl Engine {
         let mut blocks = [[0; 64]; 3];
         let count = block::end_blocks(
             &mut blocks,
-            self.held.as_ref(),
+            self.kept_back.as_ref(),
             self.partial.bytes(),
             self.len,
         );
         let mut end = Engine {
             partial: Partial::EMPTY,
-            held: None,
+            kept_back: None,
             ..*self
         };
         end.process(&blocks[..count], report);
@@ -279,9 +280,9 @@ impl Engine {
     /// Compresses whole blocks into the chain(s), detecting collisions.
     fn process(&mut self, blocks: &[Block], report: &mut Reporter<'_>) {
         if !self.config.detect {
-            self.backend.compressor().compress(&mut self.chain, blocks);
+            self.platform.compress(&mut self.chain, blocks);
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.backend.compressor().compress(sha1_chain, blocks);
+                self.platform.compress(sha1_chain, blocks);
             }
             self.blocks += blocks.len() as u64;
             return;
@@ -291,11 +292,12 @@ impl Engine {
         let mut rest = blocks;
         while !rest.is_empty() {
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.backend.compressor().compress(sha1_chain, rest);
+                self.platform.compress(sha1_chain, rest);
             }
-            rest = match self.backend.per_block() {
-                Some(form) if self.config.use_filter => self.detect_per_block(form, rest, report),
-                _ => self.detect_filtered_ahead(rest, report),
+            rest = if self.config.use_filter && self.platform.detects_per_block() {
+                self.detect_per_block(rest, report)
+            } else {
+                self.detect_filtered_ahead(rest, report)
             };
         }
     }
@@ -310,7 +312,7 @@ impl Engine {
         let mut rest = blocks;
         while !rest.is_empty() {
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.backend.compressor().compress(sha1_chain, rest);
+                self.platform.compress(sha1_chain, rest);
             }
             let masks = &masks[blocks.len() - rest.len()..];
             rest = self.detect_masked(rest, masks, report);
@@ -332,7 +334,7 @@ impl Engine {
         for chunk in blocks.chunks(FILTER_CALL) {
             let masks = &mut masks[..chunk.len()];
             if self.config.use_filter {
-                filter::masks(self.backend.simd, chunk, masks);
+                self.platform.filter_masks(chunk, masks);
             }
             let left = self.detect_masked(chunk, masks, report).len();
             done += chunk.len();
@@ -359,34 +361,32 @@ impl Engine {
             if mask == 0 {
                 continue;
             }
-            self.backend
-                .compressor()
-                .compress(&mut self.chain, &blocks[run..i]);
+            self.platform.compress(&mut self.chain, &blocks[run..i]);
             run = i + 1;
             if self.check_candidate(&blocks[i], mask, self.blocks + i as u64, report) {
                 self.blocks += run as u64;
                 return &blocks[run..];
             }
         }
-        self.backend
-            .compressor()
-            .compress(&mut self.chain, &blocks[run..]);
+        self.platform.compress(&mut self.chain, &blocks[run..]);
         self.blocks += blocks.len() as u64;
         &[]
     }
 
-    /// [`Engine::detect_filtered_ahead`] one block at a time, in the
-    /// backend's per-block `form`.
+    /// [`Engine::detect_filtered_ahead`] one block at a time, with the
+    /// platform's per-block filter.
     fn detect_per_block<'a>(
         &mut self,
-        form: PerBlock,
         blocks: &'a [Block],
         report: &mut Reporter<'_>,
     ) -> &'a [Block] {
         let mut rest = blocks;
         loop {
             let start = self.chain;
-            let (i, dv) = match form.detect(&mut self.chain, rest, self.config.reduced_round) {
+            let found =
+                self.platform
+                    .detect_per_block(&mut self.chain, rest, self.config.reduced_round);
+            let Found { index: i, dv } = match found {
                 Some(found) => found,
                 None => break,
             };
@@ -394,9 +394,7 @@ impl Engine {
             // blocks before it compressed again from the call's start.
             let mut chain_in = start;
             if report.wants() {
-                self.backend
-                    .compressor()
-                    .compress(&mut chain_in, &rest[..i]);
+                self.platform.compress(&mut chain_in, &rest[..i]);
             }
             let parted = self.on_collision(&rest[i], self.blocks + i as u64, dv, chain_in, report);
             self.blocks += i as u64 + 1;
@@ -424,8 +422,7 @@ impl Engine {
             mask,
             reduced_round: self.config.reduced_round,
         };
-        let found =
-            detect::compress_candidate(self.backend.compressor(), &mut self.chain, block, c);
+        let found = self.platform.compress_candidate(&mut self.chain, block, c);
         match found {
             Some(dv) => self.on_collision(block, index, dv, chain_in, report),
             None => false,
@@ -438,7 +435,7 @@ impl Engine {
         &mut self,
         block: &Block,
         index: u64,
-        dv: usize,
+        dv: DisturbanceVector,
         chain_in: [u32; 5],
         report: &mut Reporter<'_>,
     ) -> bool {

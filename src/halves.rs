@@ -8,9 +8,8 @@
 
 use core::fmt;
 
-use crate::backend::Backend;
 use crate::block::{Partial, split_blocks};
-use crate::filter;
+use crate::platform::Platform;
 
 /// The filter half of collision detection, fed the message in chunks of
 /// any length: for each chunk, the candidate mask of every block the chunk
@@ -41,16 +40,16 @@ use crate::filter;
 /// ```
 #[derive(Clone)]
 pub struct BlockFilter {
-    backend: &'static Backend,
+    platform: Platform,
     /// The start of the block the chunks so far left unfinished.
     partial: Partial,
 }
 
 impl BlockFilter {
-    /// A filter on `backend`'s vectors whose next chunk continues the
+    /// A filter on `platform`'s vectors whose next chunk continues the
     /// unfinished block `partial`.
-    pub(crate) fn new(backend: &'static Backend, partial: Partial) -> Self {
-        BlockFilter { backend, partial }
+    pub(crate) fn new(platform: Platform, partial: Partial) -> Self {
+        BlockFilter { platform, partial }
     }
 
     /// How many masks a chunk of `len` bytes gives: the blocks it completes.
@@ -80,11 +79,11 @@ impl BlockFilter {
         })?;
         let (filled, data) = self.partial.fill(data);
         if let Some(block) = filled {
-            filter::masks(self.backend.simd, &[block], &mut out[..1]);
+            self.platform.filter_masks(&[block], &mut out[..1]);
             out = &mut out[1..];
         }
         let (blocks, rest) = split_blocks(data);
-        filter::masks(self.backend.simd, blocks, out);
+        self.platform.filter_masks(blocks, out);
         self.partial.keep(rest);
         Ok(count)
     }
@@ -95,7 +94,7 @@ impl BlockFilter {
 impl fmt::Debug for BlockFilter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BlockFilter")
-            .field("backend", &self.backend.name)
+            .field("backend", &self.platform.name())
             .field("carried", &self.partial.bytes().len())
             .finish_non_exhaustive()
     }

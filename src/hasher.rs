@@ -2,11 +2,11 @@
 //! its reporting calls, the two halves' hashing side, and (feature `std`)
 //! one input on two threads.
 
-use crate::backend::Backend;
 use crate::config::Config;
 use crate::engine::Engine;
 #[cfg(feature = "std")]
 use crate::parallel;
+use crate::platform::Backend;
 use crate::record::Reporter;
 use crate::{BlockFilter, CollisionBlock, MaskCountError, Outcome};
 

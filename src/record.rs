@@ -33,7 +33,7 @@ impl Reporter<'_> {
 #[derive(Clone, Copy, Debug)]
 struct Flagged {
     first_block: u64,
-    first_dv: usize,
+    first_dv: DisturbanceVector,
     count: u64,
 }
 
@@ -62,7 +62,7 @@ impl Record {
         chain_in: [u32; 5],
         block: &Block,
         index: u64,
-        dv: usize,
+        dv: DisturbanceVector,
         report: &mut Reporter<'_>,
     ) -> bool {
         if let Some(f) = &mut report.0 {
@@ -94,7 +94,7 @@ impl Record {
             sha1: Digest::from_chain(self.sha1_chain.as_ref().unwrap_or(chain)),
             collision: self.flagged.map(|f| Collision {
                 block: f.first_block,
-                dv: DisturbanceVector::from_index(f.first_dv),
+                dv: f.first_dv,
                 count: f.count,
             }),
         }

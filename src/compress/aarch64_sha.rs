@@ -9,12 +9,12 @@ use core::arch::aarch64::*;
 use super::{K, State};
 use crate::block::Block;
 
-/// Compresses `blocks` into `chain`.
+/// Compresses `blocks` into `chain` (entered from src/platform/aarch64.rs).
 ///
 /// # Safety
 /// The CPU must support the SHA-1 instructions (Rust's `sha2` feature).
-#[target_feature(enable = "neon,sha2")]
-pub(crate) unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
+#[inline(always)]
+pub(crate) unsafe fn rounds(chain: &mut [u32; 5], blocks: &[Block]) {
     // SAFETY: the caller checked the CPU.
     unsafe { compress_keeping(chain, blocks, |_| {}) }
 }

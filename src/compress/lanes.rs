@@ -2,7 +2,7 @@
 //! once: the batch (src/batch.rs) runs it on 2 to 16 lanes, and the
 //! portable compressor (portable.rs) is its one-lane form on `u32`.
 
-use super::{Beside, K};
+use super::{BetweenGroups, K};
 use crate::vector::Vector;
 
 /// One step: `$e` takes the sum, `$b` is rotated; word `$t` from `$word!`.
@@ -129,7 +129,7 @@ pub(crate) unsafe fn compress_lanes_scheduled<V: Vector>(
     chains: &mut [V; 5],
     schedule: &[V; 65],
     before_60: &mut [V; 5],
-    mut beside: impl Beside,
+    mut beside: impl BetweenGroups,
 ) {
     // SAFETY (whole body): the caller guarantees V's instruction set.
     unsafe {

@@ -1,8 +1,8 @@
 //! SHA-1 compression, and nothing else: the step function (shared with the
 //! recompression, src/detect), and one file per way of compressing whole
-//! blocks, chosen per backend by [`Compressor`].
+//! blocks, each platform's (src/platform) entered from there.
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
+#[cfg(sha1dc_armv8)]
 #[clippy::msrv = "1.72"]
 pub(crate) mod aarch64_sha;
 pub(crate) mod lanes;
@@ -19,8 +19,6 @@ pub(crate) const IV: [u32; 5] = [
     0xc3d2_e1f0,
 ];
 
-use crate::block::Block;
-
 /// The round constants.
 pub(crate) const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
 
@@ -30,9 +28,9 @@ pub(crate) type State = [u32; 5];
 /// Work a compressor's rounds run between their groups of steps, so that
 /// it sits between them in program order and fills their idle issue slots:
 /// detection's filter of the block before, beside groups of four
-/// (src/detect/mod.rs); the batch's lane filter, beside groups of five
+/// (src/detect/interleaved.rs); the batch's lane filter, beside groups of five
 /// ([`crate::filter::Parts`]).
-pub(crate) trait Beside {
+pub(crate) trait BetweenGroups {
     /// After group `g` of the rounds: of four steps (0..20) in the
     /// one-block compressors, its schedule words stored; of five (0..16)
     /// in [`lanes::compress_lanes_scheduled`].
@@ -43,13 +41,13 @@ pub(crate) trait Beside {
 }
 
 /// Nothing beside the rounds.
-impl Beside for () {
+impl BetweenGroups for () {
     #[inline(always)]
     unsafe fn group(&mut self, _: usize) {}
 }
 
 /// Two kinds of work beside the rounds, the first first.
-impl<A: Beside, B: Beside> Beside for (A, B) {
+impl<A: BetweenGroups, B: BetweenGroups> BetweenGroups for (A, B) {
     #[inline(always)]
     unsafe fn group(&mut self, g: usize) {
         // SAFETY: the caller guarantees what both need.
@@ -61,54 +59,11 @@ impl<A: Beside, B: Beside> Beside for (A, B) {
 }
 
 /// Work beside the rounds that the caller keeps.
-impl<T: Beside> Beside for &mut T {
+impl<T: BetweenGroups> BetweenGroups for &mut T {
     #[inline(always)]
     unsafe fn group(&mut self, g: usize) {
         // SAFETY: the caller guarantees what `T` needs.
         unsafe { (**self).group(g) }
-    }
-}
-
-/// How a backend compresses blocks. A value names instructions this CPU
-/// runs: only the backend table makes one, for a backend whose `supported`
-/// checked them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Compressor {
-    /// Plain Rust (portable.rs), on every target.
-    Portable,
-    /// The x86 SHA extensions (x86_sha.rs), the schedule expanded as the
-    /// vendor prefers.
-    #[cfg(target_arch = "x86_64")]
-    ShaNi(x86_sha::Expansion),
-    /// The same, the schedule's rotates and three-input xors in AVX-512VL.
-    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-    ShaNiAvx512(x86_sha::Expansion),
-    /// The ARMv8 SHA-1 instructions (aarch64_sha.rs), in builds by a
-    /// compiler that has their intrinsics (`sha1dc_armv8`, set by build.rs).
-    #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
-    Armv8,
-}
-
-impl Compressor {
-    /// Compresses `blocks` into `chain`.
-    #[inline]
-    pub(crate) fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
-        match self {
-            Compressor::Portable => portable::compress_blocks(chain, blocks),
-            // SAFETY: a `ShaNi` exists only where the CPU has SHA-NI.
-            #[cfg(target_arch = "x86_64")]
-            Compressor::ShaNi(e) => unsafe { x86_sha::compress_blocks(e, chain, blocks) },
-            // SAFETY: a `ShaNiAvx512` exists only where the CPU has SHA-NI
-            // and AVX-512VL.
-            #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-            Compressor::ShaNiAvx512(e) => unsafe {
-                x86_sha::compress_blocks_avx512(e, chain, blocks)
-            },
-            // SAFETY: an `Armv8` exists only where the CPU has the SHA-1
-            // instructions.
-            #[cfg(all(target_arch = "aarch64", target_endian = "little", sha1dc_armv8))]
-            Compressor::Armv8 => unsafe { aarch64_sha::compress_blocks(chain, blocks) },
-        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! arithmetic with every index a constant.
 
 use super::lanes::compress_lanes;
-use super::{Beside, State};
+use super::{BetweenGroups, State};
 use crate::block::Block;
 use crate::vector::Vector;
 
@@ -30,7 +30,7 @@ pub(crate) unsafe fn compress_keeping(
     chain: &mut [u32; 5],
     block: &Block,
     w: &mut [u32; 80],
-    beside: &mut impl Beside,
+    beside: &mut impl BetweenGroups,
 ) -> State {
     let mut before_60 = *chain;
     // SAFETY: u32 lanes are plain integer arithmetic; the caller guarantees

@@ -42,7 +42,7 @@ pub(crate) unsafe fn load(chain: &[u32; 5]) -> (__m128i, __m128i) {
 /// What watches a block's rounds as they run: called between the quarters
 /// of the rounds, so that its work sits between them in program order
 /// (detection keeps the state before step 60 and stores the schedule this
-/// way: src/detect/x86_sha.rs).
+/// way: src/detect/x86_sha/).
 pub(crate) trait Observer {
     /// After quarter `Q` (0..4) of the rounds. For `Q` < 3, `abcd` and
     /// `prev` (the `abcd` four steps earlier) give the working state there
@@ -69,7 +69,7 @@ impl Observer for () {
 
 /// How the rounds expand schedule words 32..80 (words 16..32 always take
 /// the SHA message instructions). The backend table chooses by vendor
-/// (src/backend/x86_64.rs); both give the same words.
+/// (src/platform/x86_64/mod.rs); both give the same words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Expansion {
     /// `sha1msg1` and `sha1msg2` throughout: the fewest instructions where
@@ -236,53 +236,13 @@ pub(crate) unsafe fn block_rounds<E: Expand>(
     }
 }
 
-/// Compresses `blocks` into `chain`, the schedule expanded as `e` says.
+/// The rounds of every block of `blocks`, the chaining value in registers
+/// (entered from src/platform/x86_64.rs).
 ///
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
-#[inline]
-pub(crate) unsafe fn compress_blocks(e: Expansion, chain: &mut [u32; 5], blocks: &[Block]) {
-    // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, compress_with(chain, blocks)) }
-}
-
-/// [`compress_blocks`] with the expansion `E`.
-///
-/// # Safety
-/// As [`compress_blocks`].
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn compress_with<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
-    // SAFETY: the caller checked the CPU.
-    unsafe { rounds::<E>(chain, blocks) }
-}
-
-/// [`compress_blocks`] compiled with AVX-512VL: the schedule's rotates and
-/// three-input xors take one instruction each (128-bit: no dirty upper
-/// state next to the SHA instructions).
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX-512F and AVX-512VL.
-#[cfg(sha1dc_avx512)]
-#[inline]
-pub(crate) unsafe fn compress_blocks_avx512(e: Expansion, chain: &mut [u32; 5], blocks: &[Block]) {
-    // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, compress_avx512_with(chain, blocks)) }
-}
-
-/// [`compress_blocks_avx512`] with the expansion `E`.
-///
-/// # Safety
-/// As [`compress_blocks_avx512`].
-#[cfg(sha1dc_avx512)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
-unsafe fn compress_avx512_with<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
-    // SAFETY: the caller checked the CPU.
-    unsafe { rounds::<E>(chain, blocks) }
-}
-
-/// The rounds of every block of `blocks`, the chaining value in registers.
 #[inline(always)]
-unsafe fn rounds<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
+pub(crate) unsafe fn rounds<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
     // SAFETY: the caller's features (SHA, SSSE3, SSE4.1).
     unsafe {
         let (mut abcd, mut e) = load(chain);

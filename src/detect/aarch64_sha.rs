@@ -4,9 +4,10 @@
 use super::{Candidates, Compressed, Rounds, recompress};
 use crate::block::{Block, expand};
 use crate::compress::aarch64_sha;
+use crate::dv::DisturbanceVector;
 
 /// The ARMv8 rounds (src/compress/aarch64_sha.rs).
-pub(super) struct Armv8;
+pub(crate) struct Armv8;
 
 impl Rounds for Armv8 {
     #[inline(always)]
@@ -25,21 +26,7 @@ impl Rounds for Armv8 {
     }
 
     #[inline(always)]
-    unsafe fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<usize> {
+    unsafe fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<DisturbanceVector> {
         recompress::test(block, w, c)
     }
-}
-
-/// [`super::compress_candidate`] with the ARMv8 rounds.
-///
-/// # Safety
-/// The CPU must support the SHA-1 instructions (Rust's `sha2` feature).
-#[target_feature(enable = "neon,sha2")]
-pub(super) unsafe fn compress_candidate(
-    chain: &mut [u32; 5],
-    block: &Block,
-    c: Candidates,
-) -> Option<usize> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { super::compress_and_test::<Armv8>(chain, block, c) }
 }

@@ -4,10 +4,11 @@
 
 use super::{Candidates, Compressed, KeepingRounds, Rounds, recompress};
 use crate::block::{Block, InOrder};
-use crate::compress::{Beside, State, portable};
+use crate::compress::{BetweenGroups, State, portable};
+use crate::dv::DisturbanceVector;
 
 /// The portable rounds (src/compress/portable.rs).
-pub(super) struct Portable;
+pub(crate) struct Portable;
 
 impl Rounds for Portable {
     #[inline(always)]
@@ -25,7 +26,11 @@ impl Rounds for Portable {
     }
 
     #[inline(always)]
-    unsafe fn test(block: &Compressed, w: &[u32; 80], c: super::Candidates) -> Option<usize> {
+    unsafe fn test(
+        block: &Compressed,
+        w: &[u32; 80],
+        c: super::Candidates,
+    ) -> Option<DisturbanceVector> {
         recompress::test(block, w, c)
     }
 }
@@ -49,14 +54,18 @@ impl KeepingRounds for Portable {
         chain: &mut [u32; 5],
         block: &Block,
         schedule: &mut InOrder,
-        beside: &mut impl Beside,
+        beside: &mut impl BetweenGroups,
     ) -> State {
         // SAFETY: the caller guarantees what `beside` needs.
         unsafe { portable::compress_keeping(chain, block, &mut schedule.0, beside) }
     }
 
     #[inline(always)]
-    unsafe fn test_stored(block: &Compressed, schedule: &InOrder, c: Candidates) -> Option<usize> {
+    unsafe fn test_stored(
+        block: &Compressed,
+        schedule: &InOrder,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
         recompress::test(block, &schedule.0, c)
     }
 }
@@ -67,18 +76,12 @@ impl KeepingRounds for Portable {
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.
-#[cfg_attr(
-    not(any(
-        all(target_arch = "aarch64", target_endian = "little"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )),
-    allow(dead_code)
-)]
-pub(super) unsafe fn detect<V: crate::vector::Vector>(
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(crate) unsafe fn detect<V: crate::vector::Vector>(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
-) -> Option<(usize, usize)> {
+) -> Option<super::Found> {
     use crate::filter::per_block::Windows4;
     // SAFETY: the portable rounds need nothing; the caller checked V's
     // instruction set.

@@ -3,7 +3,7 @@
 
 use crate::block::{Block, expand};
 use crate::compress::{State, steps_backward, steps_forward};
-use crate::dv::{DVS, DisturbanceVector, Dv};
+use crate::dv::{DisturbanceVector, Dv};
 use crate::outcome::CollisionBlock;
 
 /// The DVs to test for a candidate block (one the filter let through),
@@ -56,7 +56,6 @@ impl TestStates {
 /// words: from 58, in `a` and `b` after two steps; from 65, in the `e` one
 /// step back. (The same states as stepping the partner from
 /// [`TestStates`], in a few additions.)
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn partner_at_boundary(
     dv: &Dv,
     before_60: &State,
@@ -88,7 +87,6 @@ pub(crate) fn partner_at_boundary(
 /// The partner of DV `dv`'s state before step 64, whatever its test step:
 /// [`partner_at_boundary`], then for test step 58 four steps of the
 /// partner's own, so that a test from there has one shape.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn partner_before_64(dv: &Dv, before_60: &State, word: impl Fn(usize) -> u32) -> State {
     let (mut at, step) = partner_at_boundary(dv, before_60, &word);
     if step == 60 {
@@ -111,7 +109,7 @@ pub(crate) struct Compressed {
 /// The scalar test of a compressed candidate block whose schedule is `w`:
 /// the first candidate DV (in table order, as the reference) for which it
 /// is half of a collision.
-pub(crate) fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<usize> {
+pub(crate) fn test(block: &Compressed, w: &[u32; 80], c: Candidates) -> Option<DisturbanceVector> {
     let states = TestStates::from_before_60(block.before_60, w);
     first_match(w, &block.chain_in, &block.chain_out, &states, c)
 }
@@ -125,9 +123,9 @@ pub(crate) fn first_match(
     chain_out: &[u32; 5],
     states: &TestStates,
     c: Candidates,
-) -> Option<usize> {
-    dvs_of(c.mask).find(|&i| {
-        let (in2, out2) = recompress(&DVS[i], w, states.of(&DVS[i]));
+) -> Option<DisturbanceVector> {
+    dvs_of(c.mask).find(|&dv| {
+        let (in2, out2) = recompress(dv.row(), w, states.of(dv.row()));
         out2 == *chain_out || (c.reduced_round && in2 == *chain_in)
     })
 }
@@ -137,18 +135,18 @@ pub(crate) fn first_match(
 /// scalar from the block, as it is built only for a detected collision.
 pub(crate) fn collision_block(
     offset: u64,
-    dv: usize,
+    dv: DisturbanceVector,
     chain: [u32; 5],
     block: &Block,
 ) -> CollisionBlock {
     let words = expand(block);
-    let d = &DVS[dv];
+    let d = dv.row();
     let mut shared = chain;
     steps_forward(&mut shared, 0, d.test_step, |t| words[t]);
     let (partner_chain, _) = recompress(d, &words, shared);
     CollisionBlock {
         offset,
-        dv: DisturbanceVector::from_index(dv),
+        dv,
         chain,
         partner_chain,
         words,
@@ -156,14 +154,14 @@ pub(crate) fn collision_block(
     }
 }
 
-/// The DV indices of `mask`, lowest (first in table order) first.
-pub(crate) fn dvs_of(mask: u32) -> impl Iterator<Item = usize> {
+/// The DVs of `mask` (bit i: DV i), lowest (first in table order) first.
+pub(crate) fn dvs_of(mask: u32) -> impl Iterator<Item = DisturbanceVector> {
     let mut rest = mask;
     core::iter::from_fn(move || {
         (rest != 0).then(|| {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            i
+            DisturbanceVector::from_index(i)
         })
     })
 }

@@ -3,11 +3,12 @@
 //! compression and test of a candidate against them.
 
 use super::recompress::{TestStates, first_match, partner_at_boundary, recompress};
-use super::{Candidates, compress_candidate};
-use crate::backend::{Backend, Vendor};
+use super::{Candidates, Found};
 use crate::block::{Block, expand};
 use crate::compress::{IV, compress_expanded, steps_forward};
-use crate::dv::{DVS, DvKind};
+use crate::dv::{DVS, DisturbanceVector, DvKind};
+use crate::platform::choice::Vendor;
+use crate::platform::{Backend, Platform};
 
 fn words(s: &str) -> Vec<u32> {
     s.split_whitespace()
@@ -123,17 +124,18 @@ fn recompression_known_answers() {
                 mask: mask[0],
                 reduced_round,
             };
-            let want = (full || reduced_round).then_some(dv);
+            let want = (full || reduced_round).then_some(DisturbanceVector::from_index(dv));
             let got = first_match(&w, &e.chain_in, &chain_out, &states, c);
             assert_eq!(got, want, "{}", e.file);
             // Every backend's own compress-and-test agrees, and compresses
             // as plain SHA-1 does.
             for name in crate::available_backends() {
-                let backend = Backend::by_name(name).unwrap();
+                let backend = Backend::named(name).unwrap();
                 for vendor in Vendor::ALL {
-                    let compressor = (backend.compressor_for)(vendor);
                     let mut chain = e.chain_in;
-                    let got = compress_candidate(compressor, &mut chain, &e.block, c);
+                    let got = backend
+                        .on(vendor)
+                        .compress_candidate(&mut chain, &e.block, c);
                     let what = format!("{}: {name} for {vendor:?}, rr={reduced_round}", e.file);
                     assert_eq!((got, chain), (want, chain_out), "{what}");
                 }
@@ -194,25 +196,24 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
     ];
     // Each backend's form for every vendor (this CPU's and the others'),
     // those this CPU cannot run skipped (failed under CI).
-    let mut forms: Vec<(String, super::PerBlock)> = Vec::new();
+    // A platform without a per-block filter tests every DV of every block
+    // there: the portable one stands for them.
+    let mut forms: Vec<(String, Platform)> = vec![("portable".into(), Platform::Portable)];
     for backend in Backend::all() {
-        if backend.per_block_for.is_none() {
+        if !backend.other.detects_per_block() {
             continue;
         }
         if (backend.supported)() {
             for vendor in Vendor::ALL {
-                let form = match backend.per_block_for.map(|form_for| form_for(vendor)) {
-                    Some(form) => form,
-                    None => continue,
-                };
+                let form = backend.on(vendor);
                 if !forms.iter().any(|&(_, f)| f == form) {
-                    forms.push((format!("{} for {vendor:?}", backend.name), form));
+                    forms.push((format!("{} for {vendor:?}", backend.name()), form));
                 }
             }
         } else {
             crate::skip::skip_or_fail(&format!(
                 "this CPU cannot run backend {}: its per-block form is not tested",
-                backend.name
+                backend.name()
             ));
         }
     }
@@ -243,10 +244,11 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
             for start in 0..=at {
                 for end in start + 1..=(at + 5).min(blocks.len()) {
                     let mut chain = chains[start];
-                    let got = form.detect(&mut chain, &blocks[start..end], reduced_round);
+                    let got = form.detect_per_block(&mut chain, &blocks[start..end], reduced_round);
                     let what = format!("{name}: blocks {start}..{end}");
                     if end > at {
-                        assert_eq!(got, Some((at - start, dv)), "{what}");
+                        let index = at - start;
+                        assert_eq!(got, Some(Found { index, dv }), "{what}");
                         assert_eq!(chain, chains[at + 1], "{what}");
                     } else {
                         assert_eq!(got, None, "{what}");

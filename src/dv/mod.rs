@@ -43,6 +43,11 @@ pub struct DisturbanceVector {
 }
 
 impl DisturbanceVector {
+    /// Its row of the table.
+    pub(crate) fn row(self) -> &'static Dv {
+        &DVS[usize::from(self.index)]
+    }
+
     pub(crate) fn from_index(index: usize) -> Self {
         debug_assert!(index < DVS.len());
         DisturbanceVector { index: index as u8 }

@@ -1,5 +1,5 @@
 //! The unavoidable-bit-condition filter, written once over [`Vector`] and
-//! run on the vectors a backend names ([`masks`]).
+//! run on the vectors a platform names ([`Masks`]; src/platform).
 //!
 //! A lane holds one block's message word, so a vector of N lanes filters N
 //! blocks at once: the message expansion and the conditions depend only on
@@ -13,8 +13,8 @@ mod tests;
 mod windows;
 
 use crate::block::Block;
-use crate::compress::Beside;
-use crate::vector::{OnVectors, Simd, Vector};
+use crate::compress::BetweenGroups;
+use crate::vector::{OnVectors, Vector};
 use conditions::for_each_condition_group;
 
 /// The highest message word any condition reads.
@@ -49,7 +49,7 @@ pub(crate) struct Parts<'a, V> {
     masks: [V; MASKS],
 }
 
-impl<V: Vector> Beside for Parts<'_, V> {
+impl<V: Vector> BetweenGroups for Parts<'_, V> {
     #[inline(always)]
     unsafe fn group(&mut self, k: usize) {
         // The rounds' k-th five steps run part k.
@@ -194,15 +194,11 @@ macro_rules! filter_impl {
 }
 for_each_condition_group!(filter_impl);
 
-/// The DV masks of `blocks` on `simd`'s vectors: `out[i]` is block i's.
-pub(crate) fn masks(simd: Simd, blocks: &[Block], out: &mut [u32]) {
-    simd.run(Masks { blocks, out })
-}
-
-/// [`masks`] as work for [`Simd::run`].
-struct Masks<'a> {
-    blocks: &'a [Block],
-    out: &'a mut [u32],
+/// The DV masks of `blocks` as work on vectors (`Platform::filter_masks`,
+/// src/platform): `out[i]` is block i's.
+pub(crate) struct Masks<'a> {
+    pub blocks: &'a [Block],
+    pub out: &'a mut [u32],
 }
 
 impl OnVectors for Masks<'_> {
@@ -215,7 +211,7 @@ impl OnVectors for Masks<'_> {
     }
 }
 
-/// [`masks`] one block per `u32`: the plainest form, the tests' reference.
+/// [`Masks`] one block per `u32`: the plainest form, the tests' reference.
 #[cfg(test)]
 pub(crate) fn scalar_masks(blocks: &[Block], out: &mut [u32]) {
     // SAFETY: u32 lanes are plain integer arithmetic.

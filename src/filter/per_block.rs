@@ -6,7 +6,7 @@
 //! The one-block-per-lane filter (src/filter/mod.rs) does more work per
 //! vector operation on many blocks; this one is for what it cannot do
 //! well: short messages (no vector padded with empty blocks), a filter that
-//! runs beside the SHA-NI rounds (src/detect/mod.rs), and WebAssembly,
+//! runs beside the SHA-NI rounds (src/detect/interleaved.rs), and WebAssembly,
 //! where few live vectors and no transposition matter most.
 
 use super::windows::{for_each_window4, for_each_window8};
@@ -14,12 +14,11 @@ use crate::block::Schedule;
 use crate::vector::Vector;
 
 /// The entries of the 4-lane table a form runs beside the next block's
-/// rounds (src/detect/mod.rs), two after each group of four steps (entries
+/// rounds (src/detect/interleaved.rs), two after each group of four steps (entries
 /// `g` and `g + 20` after group `g`); the rest run out of line for the few
 /// blocks these leave a DV. (Fewer beside, or all 48, measured slower in
 /// benches/halves.rs.)
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) const BESIDE: usize = 40;
+pub(crate) const INTERLEAVED: usize = 40;
 
 /// A schedule word shifted as an entry of the table says.
 macro_rules! shifted {
@@ -171,4 +170,4 @@ macro_rules! schedule_mask_impl {
 }
 for_each_window4!(schedule_mask_impl Windows4 4);
 // The 8-lane table serves AVX2 (beside SHA-NI, behind a call).
-for_each_window8!(schedule_mask_impl #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] Windows8 8);
+for_each_window8!(schedule_mask_impl Windows8 8);

@@ -1,7 +1,7 @@
 //! The filter against the reference's known answers.
 
-use crate::backend::Backend;
 use crate::block::{Block, InOrder, Mirrored, end_blocks};
+use crate::platform::{Backend, Platform};
 
 use crate::splitmix::splitmix64_bytes;
 
@@ -35,7 +35,7 @@ fn expected_masks(n: usize) -> Vec<u32> {
 
 /// Every backend's filter on every block of the 1 MiB control: the exact
 /// masks of the reference, zero rows included.
-pub(crate) fn check_filter(backend: &Backend) {
+pub(crate) fn check_filter(platform: Platform) {
     let blocks = control_blocks();
     assert_eq!(blocks.len(), 16385);
     let want = expected_masks(blocks.len());
@@ -43,13 +43,14 @@ pub(crate) fn check_filter(backend: &Backend) {
     let mut got = vec![0u32; blocks.len()];
     // Odd batch sizes exercise the remainder path of vector forms.
     for (chunk, out) in blocks.chunks(37).zip(got.chunks_mut(37)) {
-        super::masks(backend.simd, chunk, out);
+        platform.filter_masks(chunk, out);
     }
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(
-            g, w,
+            g,
+            w,
             "{}: block {i}: got {g:08x}, reference {w:08x}",
-            backend.name
+            platform.name()
         );
     }
 }
@@ -98,17 +99,17 @@ type ScheduleMask = fn(&[u32; 80]) -> u32;
 /// # Safety
 /// The CPU must support `V`'s instruction set.
 unsafe fn beside_rounds<V: crate::vector::Vector, S: crate::block::Schedule>(s: &S) -> u32 {
-    use super::per_block::{BESIDE, Windows4};
+    use super::per_block::{INTERLEAVED, Windows4};
     // SAFETY: the caller guarantees V's instruction set.
     unsafe {
         let mut killed = V::splat(0);
-        for g in 0..BESIDE {
+        for g in 0..INTERLEAVED {
             killed = Windows4::entry::<V, S>(g, s, killed);
         }
         if killed.or_lanes() == u32::MAX {
             return 0;
         }
-        Windows4::finish::<V, S, BESIDE>(s, killed)
+        Windows4::finish::<V, S, INTERLEAVED>(s, killed)
     }
 }
 
@@ -141,11 +142,11 @@ fn per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
     ];
     #[cfg(target_arch = "x86_64")]
     forms.extend(x86_per_block_forms());
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    #[cfg(sha1dc_neon)]
     forms.push(("neon", |w| unsafe {
         Windows4::mask::<core::arch::aarch64::uint32x4_t, _>(&InOrder(*w))
     }));
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg(sha1dc_simd128)]
     forms.push(("simd128", |w| unsafe {
         Windows4::mask::<core::arch::wasm32::v128, _>(&InOrder(*w))
     }));

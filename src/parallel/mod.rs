@@ -45,7 +45,7 @@ use crate::engine::Engine;
 /// [`PerBlock::hides_filter`]: crate::detect::PerBlock::hides_filter
 pub(crate) fn filter_apart(engine: &Engine) -> bool {
     let config = engine.config();
-    let hidden = matches!(engine.backend().per_block(), Some(form) if form.hides_filter());
+    let hidden = engine.platform().hides_filter();
     config.detect && config.use_filter && !hidden
 }
 

@@ -62,7 +62,7 @@ fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 
 /// What the reading thread hands over: chunks (a buffer, its length, and
 /// whether its masks are filled), then the end or an error.
-enum Handed {
+enum FromReader {
     Chunk(Buffer, usize, bool),
     End,
     Failed(io::Error),
@@ -80,7 +80,7 @@ struct Ring {
 }
 
 struct RingState {
-    queue: VecDeque<Handed>,
+    queue: VecDeque<FromReader>,
     /// Buffers the hashing thread is done with.
     spare: Vec<Buffer>,
     /// Buffers made so far.
@@ -137,7 +137,7 @@ impl Ring {
         }
     }
 
-    fn hand(&self, what: Handed) {
+    fn hand(&self, what: FromReader) {
         let mut s = self.lock();
         s.queue.push_back(what);
         if s.hasher_waits {
@@ -147,7 +147,7 @@ impl Ring {
 
     /// The next thing handed over, for the hashing thread, which gives back
     /// the buffer it is done with.
-    fn next(&self, done: Option<Buffer>) -> Handed {
+    fn next(&self, done: Option<Buffer>) -> FromReader {
         let mut s = self.lock();
         if let Some(b) = done {
             s.spare.push(b);
@@ -184,7 +184,7 @@ struct EndOnDrop<'a>(&'a Ring);
 
 impl EndOnDrop<'_> {
     fn fail(self, e: io::Error) {
-        self.0.hand(Handed::Failed(e));
+        self.0.hand(FromReader::Failed(e));
         std::mem::forget(self);
     }
 }
@@ -192,12 +192,12 @@ impl EndOnDrop<'_> {
 impl Drop for EndOnDrop<'_> {
     fn drop(&mut self) {
         self.0.hand(if std::thread::panicking() {
-            Handed::Failed(io::Error::new(
+            FromReader::Failed(io::Error::new(
                 ErrorKind::Other,
                 "the reading thread panicked",
             ))
         } else {
-            Handed::End
+            FromReader::End
         });
     }
 }
@@ -223,7 +223,7 @@ fn read_ahead(ring: &Ring, mut reader: impl Read, mut filter: Option<BlockFilter
             f.filter(&storage[*start..*start + len], masks)
                 .expect("room for every mask");
         }
-        ring.hand(Handed::Chunk(buf, len, filter.is_some()));
+        ring.hand(FromReader::Chunk(buf, len, filter.is_some()));
         if len < ring.chunk {
             break;
         }
@@ -261,7 +261,7 @@ pub(crate) fn update_reader<R: Read + Send>(
     let filter = if super::filter_apart(engine) {
         let carried = ((engine.len() + n as u64) % 64) as usize;
         Some(BlockFilter::new(
-            engine.backend(),
+            engine.platform(),
             Partial::new(&head.bytes()[n - carried..n]),
         ))
     } else {
@@ -279,7 +279,7 @@ pub(crate) fn update_reader<R: Read + Send>(
             }
         };
         let started = std::thread::Builder::new().spawn_scoped(scope, reading);
-        engine.update_unheld(&head.bytes()[..n], &mut Reporter::none());
+        engine.update_keeping_none(&head.bytes()[..n], &mut Reporter::none());
         let (read, handed) = match started {
             Ok(_) => {
                 let _stop = StopOnDrop(ring);
@@ -309,7 +309,7 @@ fn hash_alone(
         if n == 0 {
             return Ok(read);
         }
-        engine.update_unheld(&buf.bytes()[..n], &mut Reporter::none());
+        engine.update_keeping_none(&buf.bytes()[..n], &mut Reporter::none());
         read += n as u64;
     }
 }
@@ -325,9 +325,9 @@ fn hash_handed(
     let (mut read, mut chunks) = (0, 0);
     loop {
         let (mut buf, len, filtered) = match ring.next(done.take()) {
-            Handed::Chunk(buf, len, filtered) => (buf, len, filtered),
-            Handed::End => return Ok((read, chunks)),
-            Handed::Failed(e) => return Err(e),
+            FromReader::Chunk(buf, len, filtered) => (buf, len, filtered),
+            FromReader::End => return Ok((read, chunks)),
+            FromReader::Failed(e) => return Err(e),
         };
         let Buffer {
             storage,
@@ -341,7 +341,7 @@ fn hash_handed(
                 .update_with_masks(data, masks, none)
                 .expect("a mask per block of the chunk");
         } else {
-            engine.update_unheld(data, none);
+            engine.update_keeping_none(data, none);
         }
         read += len as u64;
         chunks += 1;

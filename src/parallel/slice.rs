@@ -10,9 +10,8 @@ use std::time::Duration;
 use super::ChunkCounts;
 use crate::block::{Block, split_blocks};
 use crate::engine::Engine;
-use crate::filter;
+use crate::platform::Platform;
 use crate::record::Reporter;
-use crate::vector::Simd;
 
 /// The chunks of a call, in blocks: the first, which the calling thread
 /// hashes alone while the second thread starts, then each twice the one
@@ -180,13 +179,13 @@ impl Drop for StopOnDrop<'_> {
 }
 
 /// The filter thread: the masks of every chunk it can claim.
-fn filter_ahead(shared: &Shared, simd: Simd, blocks: &[Block], chunks: Chunks) {
+fn filter_ahead(shared: &Shared, platform: Platform, blocks: &[Block], chunks: Chunks) {
     while let Some((i, mut masks)) = shared.claim() {
         let r = chunks.range(i);
         let r = r.start..r.end.min(blocks.len());
         masks.clear();
         masks.resize(r.len(), 0);
-        filter::masks(simd, &blocks[r], &mut masks);
+        platform.filter_masks(&blocks[r], &mut masks);
         shared.put(i, masks);
     }
 }
@@ -225,13 +224,13 @@ pub(crate) fn update_slice(
     let shared = Shared::new(count);
     let mut counts = ChunkCounts::default();
     std::thread::scope(|scope| {
-        let (shared, simd) = (&shared, engine.backend().simd);
-        let filter = move || filter_ahead(shared, simd, blocks, chunks);
+        let (shared, platform) = (&shared, engine.platform());
+        let filter = move || filter_ahead(shared, platform, blocks, chunks);
         // Where no thread starts (wasm32 without threads, a process out of
         // them), no chunk is claimed and every one is hashed alone.
         let _ = std::thread::Builder::new().spawn_scoped(scope, filter);
         let _stop = StopOnDrop(shared);
-        engine.update_unheld(&data[bytes(0)], none);
+        engine.update_keeping_none(&data[bytes(0)], none);
         counts.alone += 1;
         let mut done = None;
         for i in 1..count {
@@ -244,7 +243,7 @@ pub(crate) fn update_slice(
                     counts.handed += 1;
                 }
                 None => {
-                    engine.update_unheld(&data[bytes(i)], none);
+                    engine.update_keeping_none(&data[bytes(i)], none);
                     counts.alone += 1;
                 }
             }

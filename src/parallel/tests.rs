@@ -8,14 +8,14 @@ use std::sync::{Arc, Mutex};
 use std::thread::ThreadId;
 
 use super::*;
-use crate::backend::{Backend, available_backends};
 use crate::config::Config;
 use crate::engine::Engine;
 use crate::outcome::Outcome;
+use crate::platform::{Backend, Platform, available_backends};
 use crate::record::Reporter;
 use crate::splitmix::SplitMix64;
 
-fn backends() -> impl Iterator<Item = &'static Backend> {
+fn backends() -> impl Iterator<Item = Platform> {
     available_backends().map(|name| Backend::by_name(name).expect("available"))
 }
 
@@ -71,7 +71,7 @@ fn collisions() -> Vec<Vec<u8>> {
 }
 
 /// `message` on the one-thread path.
-fn one_thread(config: Config, backend: &'static Backend, message: &[u8]) -> Outcome {
+fn one_thread(config: Config, backend: Platform, message: &[u8]) -> Outcome {
     let mut engine = Engine::new(config, backend);
     engine.update(message, &mut Reporter::none());
     engine.finalize(&mut Reporter::none())
@@ -102,7 +102,7 @@ fn slices_on_two_threads_equal_one_thread() {
                 engine.update(&m[..before], &mut Reporter::none());
                 update_slice(&mut engine, &m[before..], chunks, min);
                 let got = engine.finalize(&mut Reporter::none());
-                let at = (backend.name, round, m.len(), before, chunks, min);
+                let at = (backend.name(), round, m.len(), before, chunks, min);
                 assert_eq!(got, want, "{config:?} {at:?}");
             }
         }
@@ -147,7 +147,7 @@ fn readers_on_two_threads_equal_one_thread() {
                 let (read, _) = update_reader(&mut engine, reader, min, chunk).unwrap();
                 assert_eq!(read, (m.len() - before) as u64);
                 let got = engine.finalize(&mut Reporter::none());
-                let at = (backend.name, round, m.len(), before, min, chunk);
+                let at = (backend.name(), round, m.len(), before, min, chunk);
                 assert_eq!(got, want, "{config:?} {at:?}");
             }
         }
@@ -208,16 +208,14 @@ fn the_second_thread_works_from_the_cut_over_on() {
 fn the_filter_stays_where_the_rounds_hide_it() {
     let data = crate::splitmix::splitmix64_bytes(11, 2 << 20);
     for backend in backends() {
-        let hidden = backend
-            .per_block()
-            .map_or(false, |form| form.hides_filter());
+        let hidden = backend.hides_filter();
         for config in configs() {
             let apart = filter_apart(&Engine::new(config, backend));
             assert_eq!(
                 apart,
                 config.detect && config.use_filter && !hidden,
                 "{} {config:?}",
-                backend.name
+                backend.name()
             );
         }
         let config = Config::DEFAULT;
@@ -228,10 +226,10 @@ fn the_filter_stays_where_the_rounds_hide_it() {
             engine.finalize(&mut Reporter::none()),
             want,
             "{}",
-            backend.name
+            backend.name()
         );
         if hidden {
-            assert_eq!(counts, ChunkCounts::default(), "{}", backend.name);
+            assert_eq!(counts, ChunkCounts::default(), "{}", backend.name());
         }
         let mut engine = Engine::new(config, backend);
         let (_, counts) = update_reader(&mut engine, &data[..], PARALLEL_MIN, CHUNK).unwrap();
@@ -239,19 +237,20 @@ fn the_filter_stays_where_the_rounds_hide_it() {
             engine.finalize(&mut Reporter::none()),
             want,
             "{}",
-            backend.name
+            backend.name()
         );
         assert!(
             counts.handed > 0,
             "{}: read on the second thread",
-            backend.name
+            backend.name()
         );
     }
     // On AMD the AVX-512 backend hides it; on other vendors none does.
-    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+    #[cfg(sha1dc_avx512)]
     if let Ok(b) = Backend::by_name("sha-ni+avx512") {
-        let amd = crate::backend::Vendor::this_cpu() == crate::backend::Vendor::Amd;
-        assert_eq!(b.per_block().map(|f| f.hides_filter()), Some(amd));
+        use crate::platform::choice::Vendor;
+        let amd = Vendor::this_cpu() == Vendor::Amd;
+        assert_eq!(b.hides_filter(), amd);
     }
 }
 

@@ -1,7 +1,7 @@
 //! The vector of 32-bit lanes the filter and the compression of one block
 //! per lane are written over ([`Vector`]), its implementations, one file per
-//! instruction set (memchr's layout), and the choice of one of them
-//! ([`Simd`]), made once per backend.
+//! instruction set (memchr's layout). Which one runs is the platform's
+//! choice (src/platform: `Platform::run_on_vectors`).
 //!
 //! | file | type | lanes |
 //! |---|---|---|
@@ -18,20 +18,20 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
-#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+#[cfg(sha1dc_avx512)]
 #[clippy::msrv = "1.89"]
 mod avx512;
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[cfg(sha1dc_neon)]
 mod neon;
 mod scalar;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[cfg(sha1dc_simd128)]
 mod simd128;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 mod swar;
 
-/// The per-block filter beside the SHA-NI rounds (src/detect/x86_sha.rs).
-#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
+/// The per-block filter beside the SHA-NI rounds (src/detect/x86_sha/).
+#[cfg(sha1dc_avx512)]
 pub(crate) use avx512::Vl128;
 
 use crate::block::Block;
@@ -42,7 +42,7 @@ use crate::block::Block;
 ///
 /// # Safety
 /// Implementations for SIMD types call intrinsics of their instruction set:
-/// callers must have checked the CPU supports it ([`Simd::run`] does).
+/// callers must have checked the CPU supports it (`Platform::run_on_vectors` does).
 pub(crate) trait Vector: Copy {
     /// How many lanes (blocks, or messages) one vector holds.
     const LANES: usize;
@@ -120,7 +120,6 @@ pub(crate) trait Vector: Copy {
     /// which a core whose out-of-order window is smaller than that run
     /// (Zen 4) cannot overlap with them. Other forms do nothing.
     #[inline(always)]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn hold(&mut self) {}
 
     // Compound operations, written with the ones above; an instruction set
@@ -242,29 +241,8 @@ macro_rules! top_bit_conditions {
 }
 pub(crate) use top_bit_conditions;
 
-/// The vectors a backend's filter and batch run on. A value names
-/// instructions this CPU runs: only the backend table makes one, for a
-/// backend whose `supported` checked them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Simd {
-    /// `u64`: two lanes in plain integer arithmetic, on every target but a
-    /// WebAssembly build with simd128 ([`Simd::PORTABLE`]).
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    Swar,
-    #[cfg(target_arch = "x86_64")]
-    Sse2,
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-    /// AVX-512 F, BW and VL.
-    #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-    Avx512,
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Neon,
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    Simd128,
-}
-
-/// Work written once over [`Vector`], for [`Simd::run`].
+/// Work written once over [`Vector`], run on a platform's vectors
+/// (`Platform::run_on_vectors`, src/platform).
 pub(crate) trait OnVectors {
     type Output;
     /// The work on vectors `V`.
@@ -272,60 +250,4 @@ pub(crate) trait OnVectors {
     /// # Safety
     /// The CPU must support `V`'s instruction set.
     unsafe fn run<V: Vector>(self) -> Self::Output;
-}
-
-impl Simd {
-    /// The portable backend's vectors: `u64` lanes, but simd128 in a
-    /// WebAssembly build with it, which fixes simd128 when the module is
-    /// compiled, as x86-64 fixes SSE2: the `u64` forms of the filter and
-    /// the batch would take as much of the module as all the rest, for a
-    /// backend only a caller naming it runs.
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    pub(crate) const PORTABLE: Simd = Simd::Swar;
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    pub(crate) const PORTABLE: Simd = Simd::Simd128;
-
-    /// Runs `work` on these vectors, under their instruction set's target
-    /// features: the one place that maps a [`Simd`] to its vector type.
-    #[inline(always)]
-    pub(crate) fn run<W: OnVectors>(self, work: W) -> W::Output {
-        // SAFETY (every arm): a `Simd` names instructions this CPU runs (see
-        // the type); SSE2 is part of x86-64, NEON of aarch64, and simd128 is
-        // compiled in.
-        unsafe {
-            match self {
-                #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-                Simd::Swar => work.run::<u64>(),
-                #[cfg(target_arch = "x86_64")]
-                Simd::Sse2 => work.run::<core::arch::x86_64::__m128i>(),
-                #[cfg(target_arch = "x86_64")]
-                Simd::Avx2 => run_avx2(work),
-                #[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-                Simd::Avx512 => run_avx512(work),
-                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-                Simd::Neon => work.run::<core::arch::aarch64::uint32x4_t>(),
-                #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-                Simd::Simd128 => work.run::<core::arch::wasm32::v128>(),
-            }
-        }
-    }
-}
-
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn run_avx2<W: OnVectors>(work: W) -> W::Output {
-    // SAFETY: the caller checked AVX2.
-    unsafe { work.run::<core::arch::x86_64::__m256i>() }
-}
-
-/// # Safety
-/// The CPU must support AVX-512 F, BW and VL.
-#[cfg(all(target_arch = "x86_64", sha1dc_avx512))]
-#[clippy::msrv = "1.89"]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-unsafe fn run_avx512<W: OnVectors>(work: W) -> W::Output {
-    // SAFETY: the caller checked AVX-512 F, BW and VL.
-    unsafe { work.run::<core::arch::x86_64::__m512i>() }
 }

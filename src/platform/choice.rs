@@ -1,4 +1,4 @@
-//! The one place that chooses how blocks are compressed and filtered.
+//! The choice of a platform: which backend, on which vendor's CPU.
 //!
 //! Each architecture lists its backends fastest first; a hasher takes the
 //! first one the CPU supports, once, when it is built, unless
@@ -15,46 +15,30 @@
 //! usage error.
 
 use core::fmt;
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-use crate::compress::Compressor;
-use crate::detect::PerBlock;
-use crate::vector::Simd;
+use super::Platform;
 
-/// Everything a backend is: how it compresses, the vectors its filter and
-/// batch run on, and whether it detects one block at a time. Chosen once
-/// per hasher; each module runs its part of it (`Compressor::compress`,
-/// `filter::masks`, `detect::compress_candidate`, `PerBlock::detect`,
-/// `batch::hash`). Its compressor and per-block form may differ by CPU
-/// vendor ([`Vendor`]): [`Backend::compressor`] and [`Backend::per_block`]
-/// give them for this CPU's.
-///
-/// Its parts name instructions the CPU may lack: use only a backend whose
-/// `supported` returned true (as `best` and `by_name` guarantee).
+/// A backend: a name callers can force, and the platform it is on each
+/// vendor's CPUs. Its platforms name instructions the CPU may lack: use
+/// only a backend whose `supported` returned true (as `best` and `by_name`
+/// guarantee).
 pub(crate) struct Backend {
-    /// The name callers use to force it.
-    pub name: &'static str,
     /// Whether this CPU runs it.
     pub supported: fn() -> bool,
-    /// How it compresses whole blocks, and a candidate block with its test,
-    /// on a CPU of the vendor given.
-    pub compressor_for: fn(Vendor) -> Compressor,
-    /// The vectors its filter runs on, one block per lane, and its batch
-    /// (many messages at once), one message per lane.
-    pub simd: Simd,
-    /// Detection one block at a time (the per-block filter on the schedule
-    /// the rounds store), on a CPU of the vendor given; without it, blocks
-    /// are filtered ahead, one block per vector lane.
-    pub per_block_for: Option<fn(Vendor) -> PerBlock>,
+    /// Its platform on AMD's CPUs.
+    pub amd: Platform,
+    /// Its platform on every other vendor's.
+    pub other: Platform,
 }
 
 /// The CPU vendors whose backends are tuned apart: the same instructions
-/// arranged as each vendor's cores run them fastest (src/backend/x86_64.rs
+/// arranged as each vendor's cores run them fastest (src/platform/x86_64.rs
 /// says what differs, and why). Read once, from CPUID on x86-64; `Other`
 /// on every other architecture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Vendor {
-    // Only x86-64 tells it.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// AMD (only x86-64 tells it).
     Amd,
     /// Intel, and any vendor not measured apart.
     Other,
@@ -67,59 +51,33 @@ impl Vendor {
 
     /// This CPU's.
     pub(crate) fn this_cpu() -> Vendor {
-        #[cfg(target_arch = "x86_64")]
-        return x86_64::vendor();
-        #[cfg(not(target_arch = "x86_64"))]
-        Vendor::Other
+        super::arch::vendor()
     }
 }
-
-impl fmt::Debug for Backend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
-    }
-}
-
-#[cfg(target_arch = "aarch64")]
-mod aarch64;
-#[cfg(target_arch = "wasm32")]
-mod wasm32;
-#[cfg(target_arch = "x86_64")]
-mod x86_64;
 
 /// This architecture's own backends, fastest first (one file per architecture).
-#[cfg(target_arch = "aarch64")]
-use aarch64::BACKENDS as ARCH;
-#[cfg(target_arch = "wasm32")]
-use wasm32::BACKENDS as ARCH;
-#[cfg(target_arch = "x86_64")]
-use x86_64::BACKENDS as ARCH;
-#[cfg(not(any(
-    target_arch = "aarch64",
-    target_arch = "wasm32",
-    target_arch = "x86_64"
-)))]
-const ARCH: &[Backend] = &[];
+use super::arch::BACKENDS as ARCH;
 
 /// Plain Rust, on every target; the last resort and the reference the
 /// other backends are tested against.
 static PORTABLE: Backend = Backend {
-    name: "portable",
     supported: || true,
-    compressor_for: |_| Compressor::Portable,
-    simd: Simd::PORTABLE,
-    per_block_for: None,
+    amd: Platform::Portable,
+    other: Platform::Portable,
 };
 
 impl Backend {
-    /// Its compressor on this CPU.
-    pub(crate) fn compressor(&self) -> Compressor {
-        (self.compressor_for)(Vendor::this_cpu())
+    /// The name callers use to force it.
+    pub(crate) fn name(&self) -> &'static str {
+        self.other.name()
     }
 
-    /// Its per-block form on this CPU, if it has one.
-    pub(crate) fn per_block(&self) -> Option<PerBlock> {
-        self.per_block_for.map(|form| form(Vendor::this_cpu()))
+    /// Its platform on a CPU of `vendor`.
+    pub(crate) fn on(&self, vendor: Vendor) -> Platform {
+        match vendor {
+            Vendor::Amd => self.amd,
+            Vendor::Other => self.other,
+        }
     }
 
     /// Every backend this build knows, fastest first; `portable` is last.
@@ -127,13 +85,13 @@ impl Backend {
         ARCH.iter().chain(core::iter::once(&PORTABLE))
     }
 
-    /// The fastest backend this CPU supports (in the crate's own tests, the
-    /// one `SHA1DC_BACKEND` names; see the module docs).
-    pub(crate) fn best() -> &'static Backend {
+    /// The platform of the fastest backend this CPU supports (in the
+    /// crate's own tests, of the one `SHA1DC_BACKEND` names; see the module
+    /// docs), decided once.
+    pub(crate) fn best() -> Platform {
         #[cfg(feature = "__test-backend-env")]
         {
-            use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-            // Its place in `Backend::all()`, read from the environment once.
+            // Read from the environment once.
             static READ: std::sync::Once = std::sync::Once::new();
             static CHOSEN: AtomicUsize = AtomicUsize::new(0);
             READ.call_once(|| {
@@ -142,44 +100,58 @@ impl Backend {
                         .unwrap_or_else(|e| panic!("SHA1DC_BACKEND={name}: {e}")),
                     _ => Backend::fastest(),
                 };
-                let at = Backend::all().position(|b| core::ptr::eq(b, chosen));
+                let at = Backend::all().position(|b| b.name() == chosen.name());
                 CHOSEN.store(at.unwrap_or(0), Relaxed);
             });
             Backend::all()
                 .nth(CHOSEN.load(Relaxed))
                 .unwrap_or(&PORTABLE)
+                .on(Vendor::this_cpu())
         }
         #[cfg(not(feature = "__test-backend-env"))]
         Backend::fastest()
     }
 
-    /// The first backend of the list this CPU supports, looked for once.
-    pub(crate) fn fastest() -> &'static Backend {
-        use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-        // Its place in `Backend::all()`, plus one (0: not looked for yet).
+    /// The platform of the first backend of the list this CPU supports,
+    /// on this CPU's vendor, looked for once.
+    pub(crate) fn fastest() -> Platform {
+        // Its place in `Backend::all()` and the vendor, plus one (0: not
+        // looked for yet): `2 * place + amd + 1`.
         static FOUND: AtomicUsize = AtomicUsize::new(0);
         let found = match FOUND.load(Relaxed) {
             0 => {
                 let at = Backend::all().position(|b| (b.supported)());
                 let at = at.expect("the portable backend is always supported");
-                FOUND.store(at + 1, Relaxed);
-                at
+                let amd = usize::from(Vendor::this_cpu() == Vendor::Amd);
+                FOUND.store(2 * at + amd + 1, Relaxed);
+                2 * at + amd
             }
             n => n - 1,
         };
-        Backend::all().nth(found).unwrap_or(&PORTABLE)
+        let backend = Backend::all().nth(found / 2).unwrap_or(&PORTABLE);
+        if found % 2 == 1 {
+            backend.amd
+        } else {
+            backend.other
+        }
     }
 
     /// The backend called `name`, if it exists and this CPU supports it.
-    pub(crate) fn by_name(name: &str) -> Result<&'static Backend, BackendError> {
+    pub(crate) fn named(name: &str) -> Result<&'static Backend, BackendError> {
         let backend = Backend::all()
-            .find(|b| b.name == name)
+            .find(|b| b.name() == name)
             .ok_or(BackendError::new(name, false))?;
         if (backend.supported)() {
             Ok(backend)
         } else {
             Err(BackendError::new(name, true))
         }
+    }
+
+    /// The platform of the backend called `name` on this CPU, if it exists
+    /// and this CPU supports it.
+    pub(crate) fn by_name(name: &str) -> Result<Platform, BackendError> {
+        Ok(Backend::named(name)?.on(Vendor::this_cpu()))
     }
 }
 
@@ -189,7 +161,9 @@ impl Backend {
 /// assert!(sha1dc_wasm::available_backends().any(|name| name == "portable"));
 /// ```
 pub fn available_backends() -> impl Iterator<Item = &'static str> {
-    Backend::all().filter(|b| (b.supported)()).map(|b| b.name)
+    Backend::all()
+        .filter(|b| (b.supported)())
+        .map(Backend::name)
 }
 
 /// A backend was asked for by a name this build does not know, or one whose
@@ -300,8 +274,8 @@ mod tests {
             for backend in Backend::all().filter(|b| (b.supported)()) {
                 for vendor in Vendor::ALL {
                     let mut got = IV;
-                    (backend.compressor_for)(vendor).compress(&mut got, &blocks[..n]);
-                    assert_eq!(got, want, "{} for {vendor:?}, {n} blocks", backend.name);
+                    backend.on(vendor).compress(&mut got, &blocks[..n]);
+                    assert_eq!(got, want, "{} for {vendor:?}, {n} blocks", backend.name());
                 }
             }
         }

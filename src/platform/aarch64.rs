@@ -1,0 +1,116 @@
+//! The aarch64 platforms, fastest first, and the `#[target_feature]`
+//! entries of their operations.
+//!
+//! The ARMv8 SHA-1 instructions with the NEON filter, then the portable
+//! compressor with the NEON filter, which detects one block at a time (the
+//! portable rounds store the schedule the per-block filter reads). NEON is
+//! part of aarch64 (the vector code assumes little-endian lanes, so
+//! big-endian aarch64 runs portable: this file is `sha1dc_neon`'s).
+//!
+//! The ARMv8 platform exists in builds by a compiler that has the SHA-1
+//! intrinsics (`sha1dc_armv8`, set by build.rs); an empty enum in others.
+
+use super::Kernels;
+use super::choice::{Backend, Vendor};
+use crate::block::Block;
+use crate::detect::{self, Candidates, Compressed, Found};
+use crate::dv::DisturbanceVector;
+use crate::vector::OnVectors;
+
+#[cfg_attr(sha1dc_armv8, path = "armv8.rs")]
+#[cfg_attr(not(sha1dc_armv8), path = "none.rs")]
+mod armv8;
+
+/// The aarch64 platforms.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Platform {
+    /// Plain Rust rounds, the 4-lane NEON per-block filter.
+    Neon,
+    /// The ARMv8 SHA-1 instructions, the filter ahead on NEON (armv8.rs;
+    /// none without the intrinsics).
+    #[cfg_attr(not(sha1dc_armv8), allow(dead_code))]
+    Armv8(armv8::Platform),
+}
+
+pub(super) static BACKENDS: &[Backend] = &[
+    #[cfg(sha1dc_armv8)]
+    armv8::BACKEND,
+    Backend {
+        supported: || true,
+        amd: super::Platform::Arch(Platform::Neon),
+        other: super::Platform::Arch(Platform::Neon),
+    },
+];
+
+/// Only x86-64 tells the vendor.
+pub(super) fn vendor() -> Vendor {
+    Vendor::Other
+}
+
+impl Kernels for Platform {
+    fn name(self) -> &'static str {
+        match self {
+            Platform::Neon => "neon",
+            Platform::Armv8(p) => p.name(),
+        }
+    }
+
+    #[inline]
+    fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
+        match self {
+            Platform::Neon => crate::compress::portable::compress_blocks(chain, blocks),
+            Platform::Armv8(p) => p.compress(chain, blocks),
+        }
+    }
+
+    fn detects_per_block(self) -> bool {
+        self == Platform::Neon
+    }
+
+    fn detect_per_block(
+        self,
+        chain: &mut [u32; 5],
+        blocks: &[Block],
+        reduced_round: bool,
+    ) -> Option<Option<Found>> {
+        use core::arch::aarch64::uint32x4_t;
+        match self {
+            // SAFETY: NEON is part of aarch64.
+            Platform::Neon => Some(unsafe {
+                detect::portable::detect::<uint32x4_t>(chain, blocks, reduced_round)
+            }),
+            Platform::Armv8(p) => p.detect_per_block(chain, blocks, reduced_round),
+        }
+    }
+
+    fn hides_filter(self) -> bool {
+        false
+    }
+
+    fn compress_candidate(
+        self,
+        chain: &mut [u32; 5],
+        block: &Block,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
+        match self {
+            Platform::Neon => super::compress_candidate_portable(chain, block, c),
+            Platform::Armv8(p) => p.compress_candidate(chain, block, c),
+        }
+    }
+
+    fn test_candidate(
+        self,
+        compressed: &Compressed,
+        block: &Block,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
+        super::test_scalar(compressed, block, c)
+    }
+
+    #[inline(always)]
+    fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
+        // SAFETY: NEON is part of aarch64.
+        unsafe { work.run::<core::arch::aarch64::uint32x4_t>() }
+    }
+}

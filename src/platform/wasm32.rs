@@ -1,0 +1,94 @@
+//! The wasm32 platform with simd128 (`sha1dc_simd128`): scalar rounds (wasm
+//! has no SHA instructions), detection one block at a time with the 4-lane
+//! per-block filter on the schedule the scalar rounds store, and the
+//! filter ahead and the batch on four blocks per vector.
+//!
+//! simd128 is chosen when the module is compiled, not detected at run
+//! time: a build without it has only the portable backend (other.rs).
+
+use super::Kernels;
+use super::choice::{Backend, Vendor};
+use crate::block::Block;
+use crate::detect::{self, Candidates, Compressed, Found};
+use crate::dv::DisturbanceVector;
+use crate::vector::OnVectors;
+use core::arch::wasm32::v128;
+
+/// The wasm32 platform.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Platform {
+    Simd128,
+}
+
+pub(super) static BACKENDS: &[Backend] = &[Backend {
+    supported: || true,
+    amd: super::Platform::Arch(Platform::Simd128),
+    other: super::Platform::Arch(Platform::Simd128),
+}];
+
+/// Only x86-64 tells the vendor.
+pub(super) fn vendor() -> Vendor {
+    Vendor::Other
+}
+
+impl Kernels for Platform {
+    fn name(self) -> &'static str {
+        "simd128"
+    }
+
+    #[inline]
+    fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
+        crate::compress::portable::compress_blocks(chain, blocks)
+    }
+
+    fn detects_per_block(self) -> bool {
+        true
+    }
+
+    fn detect_per_block(
+        self,
+        chain: &mut [u32; 5],
+        blocks: &[Block],
+        reduced_round: bool,
+    ) -> Option<Option<Found>> {
+        // SAFETY: simd128 is compiled in.
+        Some(unsafe { detect::portable::detect::<v128>(chain, blocks, reduced_round) })
+    }
+
+    fn hides_filter(self) -> bool {
+        false
+    }
+
+    fn compress_candidate(
+        self,
+        chain: &mut [u32; 5],
+        block: &Block,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
+        super::compress_candidate_portable(chain, block, c)
+    }
+
+    fn test_candidate(
+        self,
+        compressed: &Compressed,
+        block: &Block,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
+        super::test_scalar(compressed, block, c)
+    }
+
+    #[inline(always)]
+    fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
+        // SAFETY: simd128 is compiled in.
+        unsafe { work.run::<v128>() }
+    }
+
+    /// simd128, which the module fixes when it is compiled, as x86-64
+    /// fixes SSE2: the `u64` forms of the filter and the batch would take
+    /// as much of the module as all the rest, for a backend only a caller
+    /// naming it runs.
+    fn run_portable<W: OnVectors>(work: W) -> W::Output {
+        // SAFETY: simd128 is compiled in.
+        unsafe { work.run::<v128>() }
+    }
+}

@@ -1,0 +1,231 @@
+//! The AVX-512 platforms: the `avx512` backend (plain Rust rounds, the
+//! filter ahead on AVX-512) and the `sha-ni+avx512` backend, whose two
+//! arrangements are a platform each: Intel's (`ShaNiAvx512`) and AMD's
+//! (`ShaNiAvx512Lanes8`), src/platform/x86_64/mod.rs says why. Built by a
+//! compiler that has the intrinsics (`sha1dc_avx512`).
+
+use super::{Kernels, has_sha_ni, sha_ni_compress_candidate, sha_ni_detect_avx2};
+use super::{sha_ni_test_candidate, x86};
+use crate::block::{Block, Mirrored};
+use crate::compress::x86_sha::{self, Expand, Rol2, ShaMsg};
+use crate::detect::interleaved::InterleavedFilter;
+use crate::detect::x86_sha::{Avx512Filter, Lanes8Filter, ShaNi};
+use crate::detect::{self, Candidates, Compressed, Found};
+use crate::dv::DisturbanceVector;
+use crate::platform::choice::Backend;
+use crate::vector::OnVectors;
+
+cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl");
+
+/// The AVX-512 platforms.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Platform {
+    /// Plain Rust rounds, the filter ahead on AVX-512.
+    Avx512,
+    /// SHA-NI rounds compiled with AVX-512VL, the schedule by the rol-2
+    /// recurrence, the 4-lane AVX-512VL filter beside the rounds of the
+    /// next block (128-bit: no dirty upper state next to the SHA
+    /// instructions). Intel's arrangement.
+    ShaNiAvx512,
+    /// SHA-NI rounds compiled with AVX-512VL, the schedule by the SHA
+    /// message instructions, the 8-lane filter beside the rounds of the
+    /// next block in AVX-512VL encodings (32 registers), 256-bit code next
+    /// to the legacy-SSE SHA instructions: AMD's arrangement (Zen 4 on,
+    /// where that costs nothing). A call of at most [`SHORT_CALL`] blocks
+    /// takes the filter behind the rounds, as `ShaNiAvx2` does.
+    ShaNiAvx512Lanes8,
+}
+
+/// The most blocks a call of `ShaNiAvx512Lanes8` filters behind the
+/// rounds instead, chosen by timing one-shot messages of 64 bytes to
+/// 1 KiB: there the last block's filter, which has no next block to hide
+/// in, costs more than the filter behind every block.
+const SHORT_CALL: usize = 3;
+
+/// An AVX-512 platform as the platform a hasher holds.
+const fn avx512(p: Platform) -> crate::platform::Platform {
+    x86(super::Platform::Avx512(p))
+}
+
+/// The `sha-ni+avx512` backend, first on x86-64.
+pub(super) const SHA_NI: Backend = Backend {
+    supported: || has_sha_ni::get() && has_avx512::get(),
+    amd: avx512(Platform::ShaNiAvx512Lanes8),
+    other: avx512(Platform::ShaNiAvx512),
+};
+
+/// The `avx512` backend, first of those without SHA-NI.
+pub(super) const LANES: Backend = Backend {
+    supported: has_avx512::get,
+    amd: avx512(Platform::Avx512),
+    other: avx512(Platform::Avx512),
+};
+
+impl Kernels for Platform {
+    fn name(self) -> &'static str {
+        match self {
+            Platform::Avx512 => "avx512",
+            Platform::ShaNiAvx512 | Platform::ShaNiAvx512Lanes8 => "sha-ni+avx512",
+        }
+    }
+
+    #[inline]
+    fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
+        // SAFETY (both): these name a CPU with SHA-NI and AVX-512.
+        match self {
+            Platform::ShaNiAvx512 => unsafe { compress::<Rol2>(chain, blocks) },
+            Platform::ShaNiAvx512Lanes8 => unsafe { compress::<ShaMsg>(chain, blocks) },
+            Platform::Avx512 => crate::compress::portable::compress_blocks(chain, blocks),
+        }
+    }
+
+    #[inline]
+    fn detects_per_block(self) -> bool {
+        self != Platform::Avx512
+    }
+
+    #[inline]
+    fn detect_per_block(
+        self,
+        chain: &mut [u32; 5],
+        blocks: &[Block],
+        reduced_round: bool,
+    ) -> Option<Option<Found>> {
+        // SAFETY (every arm): these name a CPU with SHA-NI and AVX-512.
+        let found = match self {
+            Platform::ShaNiAvx512 => unsafe {
+                interleaved::<Avx512Filter, Rol2>(chain, blocks, reduced_round, &mut schedules())
+            },
+            Platform::ShaNiAvx512Lanes8 if blocks.len() <= SHORT_CALL => unsafe {
+                sha_ni_detect_avx2::<ShaMsg>(chain, blocks, reduced_round)
+            },
+            Platform::ShaNiAvx512Lanes8 => unsafe {
+                interleaved::<Lanes8Filter, ShaMsg>(chain, blocks, reduced_round, &mut schedules())
+            },
+            Platform::Avx512 => return None,
+        };
+        Some(found)
+    }
+
+    #[inline]
+    fn hides_filter(self) -> bool {
+        self == Platform::ShaNiAvx512Lanes8
+    }
+
+    #[inline]
+    fn compress_candidate(
+        self,
+        chain: &mut [u32; 5],
+        block: &Block,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
+        // SAFETY (every arm): these name a CPU with SHA-NI.
+        match self {
+            Platform::ShaNiAvx512 => unsafe { sha_ni_compress_candidate::<Rol2>(chain, block, c) },
+            Platform::ShaNiAvx512Lanes8 => unsafe {
+                sha_ni_compress_candidate::<ShaMsg>(chain, block, c)
+            },
+            Platform::Avx512 => crate::platform::compress_candidate_portable(chain, block, c),
+        }
+    }
+
+    #[inline]
+    fn test_candidate(
+        self,
+        compressed: &Compressed,
+        block: &Block,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
+        // SAFETY (both): these name a CPU with SHA-NI.
+        match self {
+            Platform::ShaNiAvx512 => unsafe { sha_ni_test_candidate::<Rol2>(compressed, block, c) },
+            Platform::ShaNiAvx512Lanes8 => unsafe {
+                sha_ni_test_candidate::<ShaMsg>(compressed, block, c)
+            },
+            Platform::Avx512 => crate::platform::test_scalar(compressed, block, c),
+        }
+    }
+
+    #[inline(always)]
+    fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
+        // SAFETY: every one names a CPU with AVX-512 F, BW and VL.
+        unsafe { run(work) }
+    }
+}
+
+/// Two zeroed schedules for [`interleaved`], zeroed here, outside the
+/// AVX-512 code, where LLVM would zero them with 512-bit stores (and only
+/// for the calls that use them).
+#[inline(always)]
+fn schedules() -> [Mirrored; 2] {
+    [Mirrored::default(), Mirrored::default()]
+}
+
+/// [`Kernels::compress`] with SHA-NI, compiled with AVX-512VL: the
+/// schedule's rotates and three-input xors take one instruction each
+/// (128-bit: no dirty upper state next to the SHA instructions).
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX-512F and AVX-512VL.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
+unsafe fn compress<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY: the caller checked the CPU.
+    unsafe { x86_sha::rounds::<E>(chain, blocks) }
+}
+
+/// [`Kernels::detect_per_block`] with the rounds compiled with AVX-512VL
+/// and the filter `F` of each block beside the rounds of the next, on
+/// zeroed schedules.
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1, AVX2, AVX-512F and
+/// AVX-512VL.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
+unsafe fn interleaved<F: InterleavedFilter<Mirrored>, E: Expand>(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    schedules: &mut [Mirrored; 2],
+) -> Option<Found> {
+    // SAFETY: the caller checked the CPU.
+    unsafe {
+        detect::interleaved::detect_interleaved::<ShaNi<E>, F>(
+            chain,
+            blocks,
+            reduced_round,
+            schedules,
+        )
+    }
+}
+
+/// [`Kernels::run_on_vectors`] on AVX-512.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VL.
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn run<W: OnVectors>(work: W) -> W::Output {
+    // SAFETY: the caller checked AVX-512 F, BW and VL.
+    unsafe { work.run::<core::arch::x86_64::__m512i>() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::choice::Vendor;
+
+    /// Only the AVX-512 backend on AMD filters beside the rounds with
+    /// 256-bit code (and expands with the SHA message instructions), and
+    /// only it hides the filter from a second thread.
+    #[test]
+    fn lanes8_is_amd_s_sha_ni_avx512() {
+        for backend in [SHA_NI, LANES] {
+            for vendor in Vendor::ALL {
+                let lanes8 = backend.on(vendor) == avx512(Platform::ShaNiAvx512Lanes8);
+                let amd_sha_ni = vendor == Vendor::Amd && backend.name() == "sha-ni+avx512";
+                assert_eq!(lanes8, amd_sha_ni);
+                assert_eq!(backend.on(vendor).hides_filter(), amd_sha_ni);
+            }
+        }
+    }
+}

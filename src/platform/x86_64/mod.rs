@@ -1,0 +1,394 @@
+//! The x86_64 backends, fastest first, and the `#[target_feature]` entry
+//! of each operation of their platforms.
+//!
+//! SHA-NI compression with the AVX-512, AVX2 or SSE2 filter, then the
+//! portable compressor with each filter (CPUs without SHA-NI). SSE2 is part
+//! of x86-64, so the portable backend is only ever chosen when forced.
+//!
+//! The SHA-NI backends detect one block at a time (the per-block filter on
+//! the schedule the rounds store: src/detect/x86_sha/), each block's
+//! filter beside the rounds of the next where that is free.
+//!
+//! Two choices are by vendor ([`Vendor`], from CPUID), both measured faster
+//! on Zen 5. On AMD the SHA-NI rounds expand the whole schedule with the SHA
+//! message instructions ([`expansion`]). And on AMD the AVX-512 backend runs
+//! the 8-lane filter beside the rounds, 256-bit code next to the legacy-SSE
+//! SHA instructions (calls of up to three blocks behind the rounds, as
+//! measured on Zen 4 too): on Zen 5 that mix measured free, and a Zen 4
+//! probe found 256-bit work beside the SHA rounds cheap
+//! (docs/performance.md). On Intel it leaves the upper state dirty and
+//! costs several times the rounds, so there the filter beside the rounds
+//! is 128-bit. The AVX2 backend's filter runs behind a call on every
+//! vendor: it serves AMD CPUs before Zen 4, whose optimization guide
+//! penalizes switching between SSE and AVX code with the upper state
+//! dirty. Any other vendor gets the
+//! arrangement measured on Intel; a CPU the table does not know gets its
+//! vendor's.
+//!
+//! The AVX-512 backends exist in builds by a compiler that has the
+//! intrinsics (`sha1dc_avx512`, set by build.rs).
+
+// The AVX-512 platforms, in builds by a compiler that has the intrinsics;
+// an empty enum in the others.
+#[cfg_attr(sha1dc_avx512, path = "avx512.rs")]
+#[cfg_attr(not(sha1dc_avx512), path = "../none.rs")]
+mod avx512;
+
+use super::Kernels;
+use super::choice::{Backend, Vendor};
+use crate::block::{Block, Mirrored};
+use crate::compress::x86_sha::{self, Expand, Expansion, with_expansion};
+use crate::detect::x86_sha::{ShaNi, Sse2Filter, mask8_avx2, test_schedule};
+use crate::detect::{self, Candidates, Compressed, Found};
+use crate::dv::DisturbanceVector;
+use crate::vector::OnVectors;
+
+cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
+cpufeatures::new!(has_avx2, "avx2");
+
+/// The x86-64 platforms.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Platform {
+    /// Plain Rust rounds, the filter ahead on SSE2.
+    Sse2,
+    /// Plain Rust rounds, the filter ahead on AVX2.
+    Avx2,
+    /// SHA-NI rounds, the 4-lane SSE2 filter of each block beside the
+    /// rounds of the next; the filter ahead (batch) on SSE2.
+    ShaNiSse2(Expansion),
+    /// SHA-NI rounds, the 8-lane AVX2 filter behind a call (its
+    /// `vzeroupper` on return keeps the SHA instructions clean).
+    ShaNiAvx2(Expansion),
+    /// The AVX-512 platforms (avx512.rs; none without the intrinsics).
+    #[cfg_attr(not(sha1dc_avx512), allow(dead_code))]
+    Avx512(avx512::Platform),
+}
+
+/// An x86-64 platform as the platform a hasher holds.
+const fn x86(p: Platform) -> super::Platform {
+    super::Platform::Arch(p)
+}
+
+pub(super) static BACKENDS: &[Backend] = &[
+    #[cfg(sha1dc_avx512)]
+    avx512::SHA_NI,
+    Backend {
+        supported: || has_sha_ni::get() && has_avx2::get(),
+        amd: x86(Platform::ShaNiAvx2(expansion(Vendor::Amd))),
+        other: x86(Platform::ShaNiAvx2(expansion(Vendor::Other))),
+    },
+    Backend {
+        supported: has_sha_ni::get,
+        amd: x86(Platform::ShaNiSse2(expansion(Vendor::Amd))),
+        other: x86(Platform::ShaNiSse2(expansion(Vendor::Other))),
+    },
+    #[cfg(sha1dc_avx512)]
+    avx512::LANES,
+    Backend {
+        supported: has_avx2::get,
+        amd: x86(Platform::Avx2),
+        other: x86(Platform::Avx2),
+    },
+    Backend {
+        supported: || true,
+        amd: x86(Platform::Sse2),
+        other: x86(Platform::Sse2),
+    },
+];
+
+impl Kernels for Platform {
+    fn name(self) -> &'static str {
+        match self {
+            Platform::Sse2 => "sse2",
+            Platform::Avx2 => "avx2",
+            Platform::ShaNiSse2(_) => "sha-ni+sse2",
+            Platform::ShaNiAvx2(_) => "sha-ni+avx2",
+            Platform::Avx512(p) => p.name(),
+        }
+    }
+
+    #[inline]
+    fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
+        match self {
+            // SAFETY: these name a CPU with SHA-NI.
+            Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => unsafe {
+                with_expansion!(e, sha_ni_compress(chain, blocks))
+            },
+            Platform::Avx512(p) => p.compress(chain, blocks),
+            Platform::Sse2 | Platform::Avx2 => {
+                crate::compress::portable::compress_blocks(chain, blocks)
+            }
+        }
+    }
+
+    #[inline]
+    fn detects_per_block(self) -> bool {
+        match self {
+            Platform::ShaNiSse2(_) | Platform::ShaNiAvx2(_) => true,
+            Platform::Avx512(p) => p.detects_per_block(),
+            Platform::Sse2 | Platform::Avx2 => false,
+        }
+    }
+
+    #[inline]
+    fn detect_per_block(
+        self,
+        chain: &mut [u32; 5],
+        blocks: &[Block],
+        reduced_round: bool,
+    ) -> Option<Option<Found>> {
+        // SAFETY (both): these name a CPU with SHA-NI (and AVX2).
+        let found = match self {
+            Platform::ShaNiSse2(e) => unsafe { detect_sse2(e, chain, blocks, reduced_round) },
+            Platform::ShaNiAvx2(e) => unsafe {
+                with_expansion!(e, sha_ni_detect_avx2(chain, blocks, reduced_round))
+            },
+            Platform::Avx512(p) => return p.detect_per_block(chain, blocks, reduced_round),
+            Platform::Sse2 | Platform::Avx2 => return None,
+        };
+        Some(found)
+    }
+
+    #[inline]
+    fn hides_filter(self) -> bool {
+        matches!(self, Platform::Avx512(p) if p.hides_filter())
+    }
+
+    #[inline]
+    fn compress_candidate(
+        self,
+        chain: &mut [u32; 5],
+        block: &Block,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
+        match self {
+            // SAFETY: these name a CPU with SHA-NI.
+            Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => unsafe {
+                with_expansion!(e, sha_ni_compress_candidate(chain, block, c))
+            },
+            Platform::Avx512(p) => p.compress_candidate(chain, block, c),
+            Platform::Sse2 | Platform::Avx2 => super::compress_candidate_portable(chain, block, c),
+        }
+    }
+
+    #[inline]
+    fn test_candidate(
+        self,
+        compressed: &Compressed,
+        block: &Block,
+        c: Candidates,
+    ) -> Option<DisturbanceVector> {
+        match self {
+            // SAFETY: these name a CPU with SHA-NI.
+            Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => unsafe {
+                with_expansion!(e, sha_ni_test_candidate(compressed, block, c))
+            },
+            Platform::Avx512(p) => p.test_candidate(compressed, block, c),
+            Platform::Sse2 | Platform::Avx2 => super::test_scalar(compressed, block, c),
+        }
+    }
+
+    #[inline(always)]
+    fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
+        match self {
+            // SAFETY: SSE2 is part of x86-64.
+            Platform::Sse2 | Platform::ShaNiSse2(_) => unsafe {
+                work.run::<core::arch::x86_64::__m128i>()
+            },
+            // SAFETY: these name a CPU with AVX2.
+            Platform::Avx2 | Platform::ShaNiAvx2(_) => unsafe { run_avx2(work) },
+            Platform::Avx512(p) => p.run_on_vectors(work),
+        }
+    }
+}
+
+/// How the SHA-NI rounds expand the schedule: on AMD with the SHA message
+/// instructions throughout, single operations there (fewer instructions:
+/// faster short messages, no slower long ones); elsewhere words 32..80 by
+/// the rol-2 recurrence, as `sha1msg2` is microcoded on Sapphire Rapids.
+const fn expansion(vendor: Vendor) -> Expansion {
+    match vendor {
+        Vendor::Amd => Expansion::ShaMsg,
+        Vendor::Other => Expansion::Rol2,
+    }
+}
+
+/// This CPU's vendor (CPUID leaf 0), read once.
+pub(super) fn vendor() -> Vendor {
+    use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+    // 0: not read yet; 1: AMD; 2: another vendor.
+    static VENDOR: AtomicU8 = AtomicU8::new(0);
+    match VENDOR.load(Relaxed) {
+        1 => Vendor::Amd,
+        2 => Vendor::Other,
+        _ => {
+            // SAFETY: every x86-64 CPU has CPUID and its leaf 0.
+            #[allow(unused_unsafe)]
+            let id = unsafe { core::arch::x86_64::__cpuid(0) };
+            // "AuthenticAMD" in EBX, EDX, ECX.
+            let amd = (id.ebx, id.edx, id.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
+            VENDOR.store(if amd { 1 } else { 2 }, Relaxed);
+            if amd { Vendor::Amd } else { Vendor::Other }
+        }
+    }
+}
+
+// The entries: one `#[target_feature]` function per operation, each over
+// the kernel's generic body (src/compress/x86_sha.rs, src/detect/), the
+// expansion a type so that the rounds are compiled for each.
+
+/// [`Kernels::compress`] with SHA-NI.
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn sha_ni_compress<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
+    // SAFETY: the caller checked the CPU.
+    unsafe { x86_sha::rounds::<E>(chain, blocks) }
+}
+
+/// [`Kernels::compress_candidate`] with SHA-NI.
+///
+/// # Safety
+/// As [`sha_ni_compress`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn sha_ni_compress_candidate<E: Expand>(
+    chain: &mut [u32; 5],
+    block: &Block,
+    c: Candidates,
+) -> Option<DisturbanceVector> {
+    // SAFETY: the caller checked the CPU.
+    unsafe { detect::compress_and_test::<ShaNi<E>>(chain, block, c) }
+}
+
+/// [`Kernels::test_candidate`] with SHA-NI: the schedule by their vector
+/// recurrence.
+///
+/// # Safety
+/// As [`sha_ni_compress`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn sha_ni_test_candidate<E: Expand>(
+    compressed: &Compressed,
+    block: &Block,
+    c: Candidates,
+) -> Option<DisturbanceVector> {
+    // SAFETY: the caller checked the CPU.
+    unsafe {
+        test_schedule(
+            compressed,
+            &crate::block::InOrder(x86_sha::schedule::<E>(block)),
+            c,
+        )
+    }
+}
+
+/// [`Kernels::detect_per_block`] with the 4-lane SSE2 filter of each
+/// block beside the rounds of the next, on schedules zeroed here.
+///
+/// # Safety
+/// As [`sha_ni_compress`].
+#[inline]
+unsafe fn detect_sse2(
+    e: Expansion,
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<Found> {
+    let mut schedules = [Mirrored::default(), Mirrored::default()];
+    let s = &mut schedules;
+    // SAFETY: the caller checked the CPU.
+    unsafe { with_expansion!(e, interleaved_sse2(chain, blocks, reduced_round, s)) }
+}
+
+/// [`detect_sse2`] with the expansion `E`.
+///
+/// # Safety
+/// As [`sha_ni_compress`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn interleaved_sse2<E: Expand>(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+    schedules: &mut [Mirrored; 2],
+) -> Option<Found> {
+    // SAFETY: the caller checked the CPU.
+    unsafe {
+        detect::interleaved::detect_interleaved::<ShaNi<E>, Sse2Filter>(
+            chain,
+            blocks,
+            reduced_round,
+            schedules,
+        )
+    }
+}
+
+/// [`Kernels::detect_per_block`] with the 8-lane AVX2 per-block filter
+/// behind a call (its `vzeroupper` on return keeps the SHA instructions
+/// clean).
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3, SSE4.1 and AVX2.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn sha_ni_detect_avx2<E: Expand>(
+    chain: &mut [u32; 5],
+    blocks: &[Block],
+    reduced_round: bool,
+) -> Option<Found> {
+    // SAFETY: the caller checked the CPU.
+    unsafe { detect::detect_blocks::<ShaNi<E>>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
+}
+
+/// [`Kernels::run_on_vectors`] on AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn run_avx2<W: OnVectors>(work: W) -> W::Output {
+    // SAFETY: the caller checked AVX2.
+    unsafe { work.run::<core::arch::x86_64::__m256i>() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The vendor CPUID gives is the one Linux reports, and the SHA-NI
+    /// backends' forms on this CPU are its vendor's.
+    #[test]
+    fn the_vendor_is_the_one_linux_reports() {
+        let info = match std::fs::read_to_string("/proc/cpuinfo") {
+            Ok(info) => info,
+            Err(_) => {
+                return crate::skip::skip_or_fail("no /proc/cpuinfo to compare the vendor with");
+            }
+        };
+        let amd = info
+            .lines()
+            .any(|l| l.starts_with("vendor_id") && l.ends_with("AuthenticAMD"));
+        let want = if amd { Vendor::Amd } else { Vendor::Other };
+        assert_eq!(vendor(), want);
+        assert_eq!(vendor(), want, "read once, the same");
+        let sha_msg = if amd {
+            Expansion::ShaMsg
+        } else {
+            Expansion::Rol2
+        };
+        // This CPU's platform of each backend is its vendor's.
+        let this = Backend::all().map(|b| b.on(Vendor::this_cpu()));
+        assert!(this.eq(Backend::all().map(|b| b.on(want))));
+        for backend in BACKENDS {
+            let platform = backend.on(want);
+            let name = backend.name();
+            assert_eq!(platform.name(), name);
+            let arch = match platform {
+                super::super::Platform::Arch(p) => p,
+                super::super::Platform::Portable => continue,
+            };
+            match arch {
+                Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => assert_eq!(e, sha_msg, "{name}"),
+                Platform::Avx512(_) => {}
+                Platform::Sse2 | Platform::Avx2 => {}
+            }
+        }
+    }
+}
