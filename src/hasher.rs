@@ -175,13 +175,14 @@ impl Hasher {
         self.engine.len() == 0
     }
 
-    /// The name of the backend this hasher runs (see [`available_backends`]).
+    /// The name of the backend this hasher runs (see
+    /// [`available_backends`](crate::available_backends)).
     pub fn backend(&self) -> &'static str {
         self.engine.backend_name()
     }
 
-    /// Changes [`Builder::safe_hash`] from here on, at any point of the
-    /// message (as the reference's setters can). The new option applies to
+    /// Changes [`Builder::safe_hash`](crate::Builder::safe_hash) from here on, at any point of
+    /// the message (as the reference's setters can). The new option applies to
     /// every block not compressed yet, that is every block not already
     /// whole before this call; the blocks before keep the option they were
     /// added with.
@@ -203,19 +204,19 @@ impl Hasher {
         self.engine.change_config(|c| c.safe_hash = on);
     }
 
-    /// Changes [`Builder::detect_collisions`] from here on; see
+    /// Changes [`Builder::detect_collisions`](crate::Builder::detect_collisions) from here on; see
     /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
     pub fn set_detect_collisions(&mut self, on: bool) {
         self.engine.change_config(|c| c.detect = on);
     }
 
-    /// Changes [`Builder::reduced_round`] from here on; see
+    /// Changes [`Builder::reduced_round`](crate::Builder::reduced_round) from here on; see
     /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
     pub fn set_reduced_round(&mut self, on: bool) {
         self.engine.change_config(|c| c.reduced_round = on);
     }
 
-    /// Changes [`Builder::use_filter`] from here on; see
+    /// Changes [`Builder::use_filter`](crate::Builder::use_filter) from here on; see
     /// [`set_safe_hash`](Self::set_safe_hash) for which blocks it applies to.
     pub fn set_use_filter(&mut self, on: bool) {
         self.engine.change_config(|c| c.use_filter = on);

@@ -76,7 +76,7 @@ pub(crate) enum Expansion {
     /// both are single operations (AMD).
     ShaMsg,
     /// The equivalent recurrence
-    /// W[t] = (W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]) <<< 2 in plain SSE,
+    /// `W[t] = (W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]) <<< 2` in plain SSE,
     /// four words at a time: `sha1msg2` is microcoded on some CPUs
     /// (Sapphire Rapids) and stalls the front end, so it runs four times a
     /// block, not 16.

@@ -23,7 +23,7 @@ pub(crate) trait TestsBetweenGroups: KeepingRounds {
     /// in `schedule`.
     ///
     /// # Safety
-    /// As [`Rounds::compress`] (so for the next).
+    /// As [`Rounds::compress`](super::Rounds::compress) (so for the next).
     unsafe fn test_between_groups(
         block: &Compressed,
         schedule: &Self::Schedule,
@@ -52,7 +52,7 @@ impl<C: Copy> PreviousBlock<C> {
     /// collision.
     ///
     /// # Safety
-    /// As [`Rounds::compress`].
+    /// As [`Rounds::compress`](super::Rounds::compress).
     #[inline(always)]
     unsafe fn test<R: KeepingRounds<Chain = C>>(
         &self,
@@ -71,10 +71,10 @@ impl<C: Copy> PreviousBlock<C> {
         unsafe { R::test_stored(&self.compressed::<R>(), schedule, c) }
     }
 
-    /// The block as [`Rounds::test`] reads it.
+    /// The block as [`Rounds::test`](super::Rounds::test) reads it.
     ///
     /// # Safety
-    /// As [`Rounds::compress`].
+    /// As [`Rounds::compress`](super::Rounds::compress).
     #[inline(always)]
     unsafe fn compressed<R: KeepingRounds<Chain = C>>(&self) -> Compressed {
         // SAFETY (both): the caller checked the CPU.
@@ -177,7 +177,7 @@ impl<F: InterleavedFilter<S>, S: Schedule> BetweenGroups for FilterInFlight<'_, 
     }
 }
 
-/// [`detect_blocks`] with work beside each block's rounds: the filter of
+/// [`detect_blocks`](super::detect_blocks) with work beside each block's rounds: the filter of
 /// the block before (filter `F`; see [`InterleavedFilter`]) and, where that
 /// block's filter left one candidate DV, the test of the block before
 /// that: their vector operations and the test's rounds fill the issue
@@ -186,7 +186,7 @@ impl<F: InterleavedFilter<S>, S: Schedule> BetweenGroups for FilterInFlight<'_, 
 /// more than one candidate, the last block of the call, and every
 /// candidate with reduced-round detection (which needs the partner's input,
 /// from the scalar recompression) are tested on their own. Stops as
-/// [`detect_blocks`] does, a block or two after the flagged one.
+/// [`detect_blocks`](super::detect_blocks) does, a block or two after the flagged one.
 ///
 /// # Safety
 /// The CPU must support `R`'s instructions and what `F` needs.

@@ -37,12 +37,12 @@ use crate::engine::Engine;
 /// Whether a second thread should run the filter of `engine`'s blocks:
 /// with detection and the filter on, and unless this CPU's one-thread path
 /// runs the whole filter beside the rounds (the AVX-512 backend on AMD:
-/// [`PerBlock::hides_filter`]), where handing chunks over costs more than
+/// [`Platform::hides_filter`]), where handing chunks over costs more than
 /// the filter does. Without it, a slice is hashed on one thread, and a
 /// `Read` is read on the second thread and hashed (filter included) on
 /// this one.
 ///
-/// [`PerBlock::hides_filter`]: crate::detect::PerBlock::hides_filter
+/// [`Platform::hides_filter`]: crate::platform::Platform::hides_filter
 pub(crate) fn filter_apart(engine: &Engine) -> bool {
     let config = engine.config();
     let hidden = engine.platform().hides_filter();
