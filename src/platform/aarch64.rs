@@ -13,7 +13,7 @@
 use super::Kernels;
 use super::choice::{Backend, Vendor};
 use crate::block::Block;
-use crate::detect::{self, Candidates, Compressed, Found};
+use crate::detect::{self, Candidates, Found};
 use crate::dv::DisturbanceVector;
 use crate::vector::OnVectors;
 
@@ -83,10 +83,6 @@ impl Kernels for Platform {
         }
     }
 
-    fn hides_filter(self) -> bool {
-        false
-    }
-
     fn compress_candidate(
         self,
         chain: &mut [u32; 5],
@@ -97,15 +93,6 @@ impl Kernels for Platform {
             Platform::Neon => super::compress_candidate_portable(chain, block, c),
             Platform::Armv8(p) => p.compress_candidate(chain, block, c),
         }
-    }
-
-    fn test_candidate(
-        self,
-        compressed: &Compressed,
-        block: &Block,
-        c: Candidates,
-    ) -> Option<DisturbanceVector> {
-        super::test_scalar(compressed, block, c)
     }
 
     #[inline(always)]

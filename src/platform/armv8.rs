@@ -5,7 +5,7 @@
 use super::Kernels;
 use crate::block::Block;
 use crate::compress::aarch64_sha;
-use crate::detect::{self, Candidates, Compressed, Found};
+use crate::detect::{self, Candidates, Found};
 use crate::dv::DisturbanceVector;
 use crate::platform::choice::Backend;
 use crate::vector::OnVectors;
@@ -47,10 +47,6 @@ impl Kernels for Platform {
         None
     }
 
-    fn hides_filter(self) -> bool {
-        false
-    }
-
     fn compress_candidate(
         self,
         chain: &mut [u32; 5],
@@ -59,15 +55,6 @@ impl Kernels for Platform {
     ) -> Option<DisturbanceVector> {
         // SAFETY: this platform names a CPU with the SHA-1 instructions.
         unsafe { compress_candidate(chain, block, c) }
-    }
-
-    fn test_candidate(
-        self,
-        compressed: &Compressed,
-        block: &Block,
-        c: Candidates,
-    ) -> Option<DisturbanceVector> {
-        crate::platform::test_scalar(compressed, block, c)
     }
 
     #[inline(always)]

@@ -54,24 +54,33 @@ trait Kernels: Copy {
         reduced_round: bool,
     ) -> Option<Option<Found>>;
 
-    /// Whether the rounds of a long call run the whole filter beside them.
-    fn hides_filter(self) -> bool;
+    /// Whether the rounds of a long call run the whole filter beside them
+    /// (none but one AVX-512 form does).
+    fn hides_filter(self) -> bool {
+        false
+    }
 
-    /// Compresses a candidate block into `chain` and tests its candidate DVs.
+    /// Compresses a candidate block into `chain` and tests its candidate
+    /// DVs: with the portable rounds unless the platform has its own.
     fn compress_candidate(
         self,
         chain: &mut [u32; 5],
         block: &Block,
         c: Candidates,
-    ) -> Option<DisturbanceVector>;
+    ) -> Option<DisturbanceVector> {
+        compress_candidate_portable(chain, block, c)
+    }
 
-    /// Tests the candidate DVs of a block compressed elsewhere.
+    /// Tests the candidate DVs of a block compressed elsewhere: the scalar
+    /// test unless the platform has its own.
     fn test_candidate(
         self,
         compressed: &Compressed,
         block: &Block,
         c: Candidates,
-    ) -> Option<DisturbanceVector>;
+    ) -> Option<DisturbanceVector> {
+        test_scalar(compressed, block, c)
+    }
 
     /// Runs `work` on its vectors, under their target features.
     fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output;

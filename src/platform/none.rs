@@ -3,8 +3,7 @@
 //! with no value, so that the code over them needs no `cfg`.
 
 use crate::block::Block;
-use crate::detect::{Candidates, Compressed, Found};
-use crate::dv::DisturbanceVector;
+use crate::detect::Found;
 use crate::platform::Kernels;
 use crate::vector::OnVectors;
 
@@ -26,23 +25,6 @@ impl Kernels for Platform {
     }
 
     fn detect_per_block(self, _: &mut [u32; 5], _: &[Block], _: bool) -> Option<Option<Found>> {
-        match self {}
-    }
-
-    fn hides_filter(self) -> bool {
-        match self {}
-    }
-
-    fn compress_candidate(
-        self,
-        _: &mut [u32; 5],
-        _: &Block,
-        _: Candidates,
-    ) -> Option<DisturbanceVector> {
-        match self {}
-    }
-
-    fn test_candidate(self, _: &Compressed, _: &Block, _: Candidates) -> Option<DisturbanceVector> {
         match self {}
     }
 

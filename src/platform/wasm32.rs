@@ -9,8 +9,7 @@
 use super::Kernels;
 use super::choice::{Backend, Vendor};
 use crate::block::Block;
-use crate::detect::{self, Candidates, Compressed, Found};
-use crate::dv::DisturbanceVector;
+use crate::detect::{self, Found};
 use crate::vector::OnVectors;
 use core::arch::wasm32::v128;
 
@@ -53,28 +52,6 @@ impl Kernels for Platform {
     ) -> Option<Option<Found>> {
         // SAFETY: simd128 is compiled in.
         Some(unsafe { detect::portable::detect::<v128>(chain, blocks, reduced_round) })
-    }
-
-    fn hides_filter(self) -> bool {
-        false
-    }
-
-    fn compress_candidate(
-        self,
-        chain: &mut [u32; 5],
-        block: &Block,
-        c: Candidates,
-    ) -> Option<DisturbanceVector> {
-        super::compress_candidate_portable(chain, block, c)
-    }
-
-    fn test_candidate(
-        self,
-        compressed: &Compressed,
-        block: &Block,
-        c: Candidates,
-    ) -> Option<DisturbanceVector> {
-        super::test_scalar(compressed, block, c)
     }
 
     #[inline(always)]
