@@ -80,7 +80,7 @@ impl Kernels for Platform {
     }
 
     #[inline]
-    fn detects_per_block(self) -> bool {
+    fn detects_per_block(self, _: usize) -> bool {
         self != Platform::Avx512
     }
 
