@@ -171,22 +171,6 @@ impl Builder {
         Ok(())
     }
 
-    /// [`hash_many_into`](Self::hash_many_into) into a new vector.
-    ///
-    /// ```
-    /// let messages: Vec<Vec<u8>> = vec![b"a".to_vec(), b"bc".to_vec()];
-    /// let outcomes = sha1dc_wasm::Hasher::builder().hash_many(&messages);
-    /// assert_eq!(outcomes[1], sha1dc_wasm::hash(b"bc"));
-    /// ```
-    #[cfg(feature = "std")]
-    pub fn hash_many<M: AsRef<[u8]>>(&self, messages: &[M]) -> Vec<Outcome> {
-        let mut out = vec![Outcome::default(); messages.len()];
-        let backend = self.chosen_backend();
-        let message = |i: usize| Message::plain(messages[i].as_ref());
-        batch::hash(backend, self.config, &message, &mut out);
-        out
-    }
-
     /// Hashes many git objects of one kind (each `<kind> <len>\0` then its
     /// content), as [`hash_many_into`](Self::hash_many_into) does messages:
     /// `out[i]` is what [`git::hash_object`](crate::git::hash_object) gives
@@ -228,9 +212,27 @@ impl Builder {
         }
         Ok(())
     }
+}
+
+/// The forms that return a vector (feature `std`).
+#[cfg(feature = "std")]
+impl Builder {
+    /// [`hash_many_into`](Self::hash_many_into) into a new vector.
+    ///
+    /// ```
+    /// let messages: Vec<Vec<u8>> = vec![b"a".to_vec(), b"bc".to_vec()];
+    /// let outcomes = sha1dc_wasm::Hasher::builder().hash_many(&messages);
+    /// assert_eq!(outcomes[1], sha1dc_wasm::hash(b"bc"));
+    /// ```
+    pub fn hash_many<M: AsRef<[u8]>>(&self, messages: &[M]) -> Vec<Outcome> {
+        let mut out = vec![Outcome::default(); messages.len()];
+        let backend = self.chosen_backend();
+        let message = |i: usize| Message::plain(messages[i].as_ref());
+        batch::hash(backend, self.config, &message, &mut out);
+        out
+    }
 
     /// [`hash_objects_into`](Self::hash_objects_into) into a new vector.
-    #[cfg(feature = "std")]
     pub fn hash_objects<M: AsRef<[u8]>>(
         &self,
         kind: ObjectKind,
@@ -293,6 +295,3 @@ impl core::fmt::Display for SliceLengthError {
         )
     }
 }
-
-#[cfg(feature = "std")]
-impl std::error::Error for SliceLengthError {}

@@ -79,24 +79,6 @@ impl ObjectHasher {
         self.hasher.update(data);
     }
 
-    /// Adds content with the filter on a second thread, as
-    /// [`Hasher::update_parallel`] does (feature `std`).
-    #[cfg(feature = "std")]
-    pub fn update_parallel(&mut self, data: &[u8]) {
-        self.hasher.update_parallel(data);
-    }
-
-    /// Reads content from `reader` to its end with the reading and the
-    /// filter on a second thread, as [`Hasher::update_reader_parallel`]
-    /// does (feature `std`).
-    #[cfg(feature = "std")]
-    pub fn update_reader_parallel<R: std::io::Read + Send>(
-        &mut self,
-        reader: R,
-    ) -> std::io::Result<u64> {
-        self.hasher.update_reader_parallel(reader)
-    }
-
     /// The filter half of detection at this place in the object (the
     /// header included), to run apart and feed
     /// [`update_with_masks`](Self::update_with_masks); see
@@ -151,6 +133,26 @@ impl ObjectHasher {
             outcome: self.hasher.finalize(),
             header_len: self.header_len,
         })
+    }
+}
+
+/// The parallel forms (feature `std`).
+#[cfg(feature = "std")]
+impl ObjectHasher {
+    /// Adds content with the filter on a second thread, as
+    /// [`Hasher::update_parallel`] does (feature `std`).
+    pub fn update_parallel(&mut self, data: &[u8]) {
+        self.hasher.update_parallel(data);
+    }
+
+    /// Reads content from `reader` to its end with the reading and the
+    /// filter on a second thread, as [`Hasher::update_reader_parallel`]
+    /// does (feature `std`).
+    pub fn update_reader_parallel<R: std::io::Read + Send>(
+        &mut self,
+        reader: R,
+    ) -> std::io::Result<u64> {
+        self.hasher.update_reader_parallel(reader)
     }
 }
 
@@ -267,9 +269,6 @@ impl fmt::Display for LengthMismatch {
         )
     }
 }
-
-#[cfg(feature = "std")]
-impl std::error::Error for LengthMismatch {}
 
 #[cfg(test)]
 mod tests {

@@ -138,6 +138,3 @@ impl fmt::Display for MaskCountError {
         )
     }
 }
-
-#[cfg(feature = "std")]
-impl std::error::Error for MaskCountError {}

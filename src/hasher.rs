@@ -4,8 +4,6 @@
 
 use crate::config::Config;
 use crate::engine::Engine;
-#[cfg(feature = "std")]
-use crate::parallel;
 use crate::platform::Backend;
 use crate::record::Reporter;
 use crate::{BlockFilter, CollisionBlock, MaskCountError, Outcome};
@@ -247,8 +245,11 @@ impl Hasher {
     /// assert_eq!(hasher.finalize(), sha1dc_wasm::hash(&data));
     /// ```
     pub fn update_parallel(&mut self, data: &[u8]) {
-        let (chunks, min) = (parallel::Chunks::DEFAULT, parallel::PARALLEL_MIN);
-        parallel::update_slice(&mut self.engine, data, chunks, min);
+        let (chunks, min) = (
+            crate::parallel::Chunks::DEFAULT,
+            crate::parallel::PARALLEL_MIN,
+        );
+        crate::parallel::update_slice(&mut self.engine, data, chunks, min);
     }
 
     /// Reads `reader` to its end into the message, as [`std::io::copy`]
@@ -273,8 +274,8 @@ impl Hasher {
         &mut self,
         reader: R,
     ) -> std::io::Result<u64> {
-        let (min, chunk) = (parallel::PARALLEL_MIN, parallel::CHUNK);
-        parallel::update_reader(&mut self.engine, reader, min, chunk).map(|(read, _)| read)
+        let (min, chunk) = (crate::parallel::PARALLEL_MIN, crate::parallel::CHUNK);
+        crate::parallel::update_reader(&mut self.engine, reader, min, chunk).map(|(read, _)| read)
     }
 }
 

@@ -197,9 +197,6 @@ impl fmt::Display for ParseDigestError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for ParseDigestError {}
-
 impl FromStr for Digest {
     type Err = ParseDigestError;
 

@@ -98,6 +98,17 @@ pub use hex::{Digest, ParseDigestError};
 pub use outcome::{Collision, CollisionBlock, Outcome};
 pub use platform::{BackendError, available_backends};
 
+/// The error types are std's errors where std is (core's `Error` needs a
+/// later Rust than the 1.63 the library builds with).
+#[cfg(feature = "std")]
+mod std_errors {
+    impl std::error::Error for crate::BackendError {}
+    impl std::error::Error for crate::MaskCountError {}
+    impl std::error::Error for crate::ParseDigestError {}
+    impl std::error::Error for crate::SliceLengthError {}
+    impl std::error::Error for crate::git::LengthMismatch {}
+}
+
 // The Rust examples of the README and of the guide run as doctests.
 #[cfg(doctest)]
 mod doctests {

@@ -186,10 +186,10 @@ fn x86_per_block_forms() -> Vec<(&'static str, ScheduleMask)> {
         && std::arch::is_x86_feature_detected!("avx512vl")
     {
         forms.push(("avx512vl", |w| unsafe {
-            Windows4::mask::<crate::vector::Vl128, _>(&InOrder(*w))
+            Windows4::mask::<crate::vector::x86_64::avx512::Vl128, _>(&InOrder(*w))
         }));
         forms.push(("avx512vl beside the rounds, mirrored", |w| unsafe {
-            beside_rounds::<crate::vector::Vl128, _>(&Mirrored::from_words(w))
+            beside_rounds::<crate::vector::x86_64::avx512::Vl128, _>(&Mirrored::from_words(w))
         }));
     } else {
         crate::skip::skip_or_fail(

@@ -247,9 +247,6 @@ impl fmt::Display for BackendError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for BackendError {}
-
 #[cfg(test)]
 mod tests {
     use super::*;

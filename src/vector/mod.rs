@@ -7,32 +7,23 @@
 //! |---|---|---|
 //! | scalar.rs | `u32` | 1 |
 //! | swar.rs | `u64` (two lanes in a register) | 2 |
-//! | sse2.rs | `__m128i` | 4 |
-//! | avx2.rs | `__m256i` | 8 |
-//! | avx512.rs | `__m512i`, and `Vl128` for short remainders | 16 |
+//! | x86_64/sse2.rs | `__m128i` | 4 |
+//! | x86_64/avx2.rs | `__m256i` | 8 |
+//! | x86_64/avx512.rs | `__m512i`, and `Vl128` for short remainders | 16 |
 //! | neon.rs | `uint32x4_t` (little-endian aarch64) | 4 |
 //! | simd128.rs | `v128` (wasm32 built with simd128) | 4 |
 //!
-//! avx512.rs is built by compilers that have its intrinsics (`sha1dc_avx512`,
-//! set by build.rs).
+//! x86_64/avx512.rs is built by compilers that have its intrinsics
+//! (`sha1dc_avx512`, set by build.rs).
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(sha1dc_avx512)]
-#[clippy::msrv = "1.89"]
-mod avx512;
 #[cfg(sha1dc_neon)]
 mod neon;
 mod scalar;
 #[cfg(sha1dc_simd128)]
 mod simd128;
-#[cfg(target_arch = "x86_64")]
-mod sse2;
 mod swar;
-
-/// The per-block filter beside the SHA-NI rounds (src/detect/x86_sha/).
-#[cfg(sha1dc_avx512)]
-pub(crate) use avx512::Vl128;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;
 
 use crate::block::Block;
 

@@ -44,7 +44,7 @@ impl InterleavedFilter<Mirrored> for Lanes8Filter {
 pub(crate) struct Avx512Filter;
 
 impl InterleavedFilter<Mirrored> for Avx512Filter {
-    type V = crate::vector::Vl128;
+    type V = crate::vector::x86_64::avx512::Vl128;
     const INTERLEAVED: usize = INTERLEAVED;
 
     #[inline(always)]
@@ -71,7 +71,7 @@ impl InterleavedFilter<Mirrored> for Avx512Filter {
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn finish_avx512(s: &Mirrored, killed: crate::vector::Vl128) -> u32 {
+unsafe fn finish_avx512(s: &Mirrored, killed: crate::vector::x86_64::avx512::Vl128) -> u32 {
     // SAFETY: the caller checked AVX-512F and VL.
     unsafe { Windows4::finish::<_, Mirrored, INTERLEAVED>(s, killed) }
 }

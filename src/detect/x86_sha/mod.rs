@@ -20,12 +20,9 @@ use crate::filter::per_block::{Windows4, Windows8};
 use crate::vector::Vector;
 
 #[cfg(sha1dc_avx512)]
-mod avx512;
+pub(crate) mod avx512;
 #[cfg(test)]
 mod tests;
-
-#[cfg(sha1dc_avx512)]
-pub(crate) use avx512::{Avx512Filter, Lanes8Filter};
 
 /// Keeps the working state before step 60.
 struct Before60<'a>(&'a mut State);

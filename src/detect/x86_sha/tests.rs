@@ -66,9 +66,9 @@ fn filters_beside_give_the_reference_masks() {
             assert_eq!(masks::<Sse2Filter>(&s), (want[0], want[0]), "SSE2, {round}");
             #[cfg(sha1dc_avx512)]
             if avx512 {
-                let got = masks::<Avx512Filter>(&s);
+                let got = masks::<super::avx512::Avx512Filter>(&s);
                 assert_eq!(got, (want[0], want[0]), "4 lanes, AVX-512, {round}");
-                let got = masks::<Lanes8Filter>(&s);
+                let got = masks::<super::avx512::Lanes8Filter>(&s);
                 assert_eq!(got, (want[0], want[0]), "8 lanes, {round}");
             }
         }

@@ -6,8 +6,8 @@
 
 use core::arch::x86_64::*;
 
-use super::Vector;
 use crate::block::Block;
+use crate::vector::Vector;
 
 /// Byte order of every 32-bit lane reversed, in SSE2 (no `pshufb`).
 #[inline(always)]
@@ -19,7 +19,7 @@ unsafe fn bswap32(x: __m128i) -> __m128i {
 }
 
 impl Vector for __m128i {
-    super::top_bit_conditions!();
+    crate::vector::top_bit_conditions!();
     #[inline(always)]
     fn hold(&mut self) {
         // SAFETY: the template is empty: it reads and writes only this

@@ -6,11 +6,11 @@
 
 use core::arch::x86_64::*;
 
-use super::Vector;
 use crate::block::Block;
+use crate::vector::Vector;
 
 impl Vector for __m256i {
-    super::top_bit_conditions!();
+    crate::vector::top_bit_conditions!();
     const LANES: usize = 8;
     type Narrow = Self;
     #[inline(always)]

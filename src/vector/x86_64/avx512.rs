@@ -10,8 +10,8 @@
 
 use core::arch::x86_64::*;
 
-use super::Vector;
 use crate::block::Block;
+use crate::vector::Vector;
 
 impl Vector for __m512i {
     /// The lanes some condition broke, one bit each.
@@ -179,7 +179,7 @@ impl Vector for __m512i {
 pub(crate) struct Vl128(__m128i);
 
 impl Vector for Vl128 {
-    super::top_bit_conditions!();
+    crate::vector::top_bit_conditions!();
     #[inline(always)]
     fn hold(&mut self) {
         self.0.hold();
