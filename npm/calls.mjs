@@ -18,13 +18,19 @@ export function createCalls(raw, decodeAt) {
   /** The memory's bytes: a view made again once the memory grew (which detaches the old one). */
   const bytes = () => (mem.byteLength === 0 ? (mem = new Uint8Array(memory.buffer)) : mem);
   const encoder = new TextEncoder();
+  /** Hashes the first `len` bytes of the input: the address of the result. */
+  const hash = (len, flags) => {
+    const at = calls.hash(len, flags);
+    if (at === 0) throw new Error(`sha1dc: internal error: ${len} bytes hashed, more than were written into wasm memory`);
+    return at;
+  };
 
   return {
     /** Hashes `input` (bytes) in one call: its result object. */
     hashBytes(input, flags) {
       const at = calls.input(input.length);
       bytes().set(input, at);
-      return decodeAt(bytes(), calls.hash(input.length, flags));
+      return decodeAt(bytes(), hash(input.length, flags));
     },
 
     /** Hashes the UTF-8 encoding of `text` in one call: its result object. */
@@ -32,7 +38,7 @@ export function createCalls(raw, decodeAt) {
       const room = utf8Room(text.length);
       const at = calls.input(room);
       const { written } = encoder.encodeInto(text, bytes().subarray(at, at + room));
-      return decodeAt(bytes(), calls.hash(written, flags));
+      return decodeAt(bytes(), hash(written, flags));
     },
 
     /**
