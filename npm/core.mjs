@@ -2,11 +2,12 @@
 // entry point. index.mjs, inline.mjs and deno.mjs (browsers, workers, bundlers, other runtimes)
 // call createWebApi, and node.cjs / node.mjs (Node) and workerd.mjs createApi, with their own
 // glue. The modules beside it do one thing each: input.mjs checks arguments, result.mjs decodes
-// results, hasher.mjs is the streaming hasher, filter.mjs its filter half, many.mjs the batches,
+// results, calls.mjs crosses into wasm for one call, hasher.mjs is the streaming hasher, filter.mjs its filter half, many.mjs the batches,
 // stream.mjs hashStream, workers.mjs its filter worker, checksums.mjs the checksum lines.
 // assemble.mjs derives a CommonJS twin (.cjs) of each for node.cjs.
 import { parseOptions, toInput } from './input.mjs';
 import { createDecoder } from './result.mjs';
+import { createCalls } from './calls.mjs';
 import { Hasher, PIECE, STRING_PIECE, feed, finish } from './hasher.mjs';
 import { Filter } from './filter.mjs';
 import { createMany } from './many.mjs';
@@ -64,9 +65,8 @@ async function readNodeFile(input) {
 /**
  * Builds the public API.
  *
- * @param {object} raw the wasm-bindgen exports (RawHasher, RawFilter, hashBytes,
- *   hashString, hashMany, backendName, dvName, parseChecksumLine,
- *   formatChecksumLine) of a loaded or loading module.
+ * @param {object} raw the wasm-bindgen exports (RawHasher, RawFilter, RawCalls, wasmMemory,
+ *   backendName, dvName, parseChecksumLine, formatChecksumLine) of a loaded or loading module.
  * @param {((input: unknown) => Promise<void>) | null} load loads the module
  *   from init()'s argument; null when it is loaded already (Node).
  * @param {((input: unknown) => void) | null} loadSync loads it synchronously.
@@ -76,13 +76,16 @@ async function readNodeFile(input) {
 export function createApi(raw, load, loadSync, startWorker = null) {
   const loader = createLoader(load, loadSync);
   const { ensureReady } = loader;
-  const decode = createDecoder((index) => raw.dvName(index));
+  const { decode, decodeAt } = createDecoder((index) => raw.dvName(index));
+  /** The one-call crossing (calls.mjs), made at the first call: the module is loaded by then. */
+  let oneCall = null;
+  const calls = () => (oneCall ??= createCalls(raw, decodeAt));
 
   /** sha1dc() once the arguments are checked: `input` from toInput. */
   function hashOne(input, flags, size) {
     if (size === undefined) {
-      if (typeof input === 'string' && input.length <= STRING_PIECE) return decode(raw.hashString(input, flags));
-      if (typeof input !== 'string' && input.length <= PIECE) return decode(raw.hashBytes(input, flags));
+      if (typeof input === 'string' && input.length <= STRING_PIECE) return calls().hashString(input, flags);
+      if (typeof input !== 'string' && input.length <= PIECE) return calls().hashBytes(input, flags);
     }
     // Large (or size-checked) input: a streaming hasher in pieces.
     const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
@@ -106,8 +109,8 @@ export function createApi(raw, load, loadSync, startWorker = null) {
   }
 
   /** What a Hasher needs of the module's exports. */
-  const wasm = { RawHasher: raw.RawHasher, hashBytes: (data, flags) => raw.hashBytes(data, flags), decode };
-  const many = createMany((data, lengths, flags) => raw.hashMany(data, lengths, flags), decode, hashOne);
+  const wasm = { RawHasher: raw.RawHasher, hashBytes: (data, flags) => calls().hashBytes(data, flags), decode };
+  const many = createMany((views, bytes, flags, indices, results) => calls().hashMany(views, bytes, flags, indices, results), hashOne);
   const streamWasm = { RawHasher: raw.RawHasher, decode, filterWorker: createFilterWorkers(() => raw.compiledModule(), startWorker) };
   const checksumLines = createChecksumLines(raw, ensureReady);
   let backendName;

@@ -94,7 +94,7 @@ export class Hasher {
   /** Why the hasher is spent: '' while live, 'digest' or 'free'. */
   #ended = '';
 
-  /** `wasm` is { RawHasher, hashBytes, decode } of one loaded module's exports. */
+  /** `wasm` is { RawHasher, hashBytes, decode } of one loaded module: hashBytes(bytes, flags) gives the result object. */
   constructor(wasm, flags, size) {
     this.#wasm = wasm;
     this.#flags = flags;
@@ -174,7 +174,7 @@ export class Hasher {
       const held = this.#held === null ? new Uint8Array(0) : this.#held.subarray(0, this.#length);
       this.#held = null;
       if (this.#size !== undefined && this.#size !== held.length) throw sizeError(this.#size, held.length);
-      return encodeResult(this.#wasm.decode(this.#wasm.hashBytes(held, this.#flags)), encoding);
+      return encodeResult(this.#wasm.hashBytes(held, this.#flags), encoding);
     }
     try {
       return encodeResult(finish(h, this.#size, this.#wasm.decode), encoding);

@@ -1,6 +1,5 @@
 // sha1dcMany: many messages hashed in batches, one crossing into wasm per batch.
 import { MANY_OPTION_NAMES, parseOptions, toInput, toList } from './input.mjs';
-import { RESULT_LEN } from './result.mjs';
 
 /**
  * At most this many bytes of messages go into wasm at once: a larger set goes
@@ -13,33 +12,11 @@ const BATCH_BYTES = 8 << 20;
 const BATCH_MESSAGES = 16384;
 
 /**
- * sha1dcMany over one module: `hashMany` is its batch export, `decode` its result decoder,
- * `hashOne(input, flags)` hashes a message too large for a batch.
+ * sha1dcMany over one module: `hashMany(views, bytes, flags, indices, results)` hashes the batch
+ * `views` (`bytes` in all) in one call into wasm, the result of views[k] into
+ * results[indices[k]] (calls.mjs); `hashOne(input, flags)` hashes a message too large for a batch.
  */
-export function createMany(hashMany, decode, hashOne) {
-  /** The buffer batches are assembled in, kept from call to call (at most BATCH_BYTES). */
-  let buffer = null;
-
-  /** Hashes the batch `views` (messages `indices`) into `results`. */
-  function flush(indices, views, bytes, flags, results) {
-    if (buffer === null || buffer.length < bytes) {
-      buffer = null; // the old one can go before the new one is allocated
-      buffer = new Uint8Array(Math.max(bytes, Math.min(BATCH_BYTES, 64 * 1024)));
-    }
-    const data = buffer.subarray(0, bytes);
-    const lengths = new Uint32Array(views.length);
-    let at = 0;
-    for (let k = 0; k < views.length; k++) {
-      data.set(views[k], at);
-      lengths[k] = views[k].length;
-      at += views[k].length;
-    }
-    const out = hashMany(data, lengths, flags);
-    for (let k = 0; k < indices.length; k++) {
-      results[indices[k]] = decode(out.subarray(k * RESULT_LEN, (k + 1) * RESULT_LEN));
-    }
-  }
-
+export function createMany(hashMany, hashOne) {
   return function sha1dcMany(messages, options) {
     const list = toList(messages);
     const { flags } = parseOptions(options, 'sha1dcMany()', MANY_OPTION_NAMES);
@@ -63,7 +40,7 @@ export function createMany(hashMany, decode, hashOne) {
         continue;
       }
       if (bytes + input.length > BATCH_BYTES || indices.length === BATCH_MESSAGES) {
-        flush(indices, views, bytes, flags, results);
+        hashMany(views, bytes, flags, indices, results);
         indices = [];
         views = [];
         bytes = 0;
@@ -72,7 +49,7 @@ export function createMany(hashMany, decode, hashOne) {
       views.push(input);
       bytes += input.length;
     }
-    if (indices.length > 0) flush(indices, views, bytes, flags, results);
+    if (indices.length > 0) hashMany(views, bytes, flags, indices, results);
     return results;
   };
 }

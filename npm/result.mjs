@@ -9,13 +9,27 @@
  */
 export const RESULT_LEN = 72;
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** The character codes of the hex digits of each byte value: high digit at 2b, low at 2b + 1. */
+const HEX_CODES = new Uint16Array(512);
+for (let b = 0; b < 256; b++) {
+  const digits = b.toString(16).padStart(2, '0');
+  HEX_CODES[2 * b] = digits.charCodeAt(0);
+  HEX_CODES[2 * b + 1] = digits.charCodeAt(1);
+}
+/** The 40 character codes of one digest, filled by hex() and read by String.fromCharCode. */
+const hexCodes = new Array(40).fill(0);
 
-/** The 20 bytes of `bytes` from `start`, as 40 lowercase hex digits. */
+/**
+ * The 20 bytes of `bytes` from `start`, as 40 lowercase hex digits: one string made at once from
+ * its character codes (20 concatenations would make a rope V8 flattens later, at twice the cost).
+ */
 export function hex(bytes, start) {
-  let s = '';
-  for (let i = start; i < start + 20; i++) s += HEX[bytes[i]];
-  return s;
+  for (let i = 0; i < 20; i++) {
+    const b = bytes[start + i];
+    hexCodes[2 * i] = HEX_CODES[2 * b];
+    hexCodes[2 * i + 1] = HEX_CODES[2 * b + 1];
+  }
+  return String.fromCharCode.apply(null, hexCodes);
 }
 
 /**
@@ -36,8 +50,9 @@ Object.defineProperties(RESULT_PROTO, {
 });
 
 /**
- * The decoder of one module's results: `decode(bytes)` turns an encoded result (20 or
- * RESULT_LEN bytes) into the result object. `dvName(index)` is the module's name of a
+ * The decoders of one module's results: `decode(bytes)` turns an encoded result (20 or
+ * RESULT_LEN bytes) into the result object, `decodeAt(mem, at)` the result in the long form at
+ * `mem[at]` (in wasm memory: its bytes are copied out). `dvName(index)` is the module's name of a
  * disturbance vector, asked once per index.
  */
 export function createDecoder(dvName) {
@@ -50,26 +65,31 @@ export function createDecoder(dvName) {
     }
     return n;
   };
-  return function decode(bytes) {
-    const collision = bytes.length === RESULT_LEN && bytes[40] === 1 ? readCollision(bytes, name) : null;
+  /** The result whose digest is mem[at..at + 20], `full` if the long form follows it. */
+  const read = (mem, at, full, own) => {
+    const collision = full && mem[at + 40] === 1 ? readCollision(mem, at, name) : null;
     const result = Object.create(RESULT_PROTO);
-    result.hex = hex(bytes, 0);
+    result.hex = hex(mem, at);
     // Without a collision the output is the plain SHA-1: one string serves.
-    result.sha1 = collision === null ? result.hex : hex(bytes, 20);
-    // Bytes of their own, never a view of a larger batch.
-    result.bytes = bytes.length === 20 && bytes.buffer.byteLength === 20 ? bytes : bytes.slice(0, 20);
+    result.sha1 = collision === null ? result.hex : hex(mem, at + 20);
+    // Bytes of their own, never a view of wasm memory or of a larger result.
+    result.bytes = own ? mem : mem.slice(at, at + 20);
     result.collision = collision;
     return result;
   };
+  return {
+    decode: (bytes) => read(bytes, 0, bytes.length === RESULT_LEN, bytes.length === 20 && bytes.buffer.byteLength === 20),
+    decodeAt: (mem, at) => read(mem, at, true, false),
+  };
 }
 
-function readCollision(bytes, name) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+function readCollision(mem, at, name) {
+  const view = new DataView(mem.buffer, mem.byteOffset + at, RESULT_LEN);
   return {
     // For a git blob, in the data after the "blob <size>\0" header, as sha1dcsum --git-blob reports.
     offset: Number(view.getBigUint64(64, true)),
     block: Number(view.getBigUint64(48, true)),
-    dv: name(bytes[41]),
+    dv: name(mem[at + 41]),
     count: Number(view.getBigUint64(56, true)),
   };
 }

@@ -116,7 +116,7 @@ const pool = new WorkerPool({
       entry.status = statusOf(result, entry.cmp);
       keepFocus(entry, () => showResult(entry, say));
       say(resultAnnouncement(entry.name, entry.status, result.collision));
-      update();
+      updateSoon();
     },
     cancelled(id) {
       const entry = finished(id);
@@ -140,7 +140,7 @@ function stop(entry, status, message) {
   entry.status = status;
   keepFocus(entry, () => showStopped(entry, message));
   say(stoppedAnnouncement(entry.name, status, message));
-  update();
+  updateSoon();
 }
 
 /**
@@ -213,8 +213,26 @@ function clearAll() {
   ui.pickFiles.focus();
 }
 
+/**
+ * How often, at most, update() runs while files still wait for their verdict: it walks every
+ * file, and the files of a large folder finish a few every millisecond.
+ */
+const UPDATE_MS = 100;
+let updateTimer = 0;
+
+/** update() after a verdict: at once for the last file waited for, else within UPDATE_MS. */
+function updateSoon() {
+  if (byJob.size === 0) {
+    update();
+  } else if (!updateTimer) {
+    updateTimer = setTimeout(update, UPDATE_MS);
+  }
+}
+
 /** The summary and the collision groups, after any change of a file's status. */
 function update() {
+  clearTimeout(updateTimer);
+  updateTimer = 0;
   const focused = document.activeElement;
   const t = tally([...entries.values()].map((e) => e.status));
   showSummary(ui, t, Boolean(expected));

@@ -20,9 +20,10 @@
 //! the header); the offset is the library's: for a git blob, in the file's
 //! own bytes (see `sha1dc_wasm::git::ObjectOutcome::collision_offset`).
 //!
-//! `hashMany` takes a batch in one crossing (the messages end to end and
-//! their lengths) and returns the results end to end, 72 bytes each; the
-//! library's batch API hashes them one message per vector lane.
+//! One-call hashing (`sha1dc`, `sha1dcMany`) crosses through `RawCalls`:
+//! JavaScript writes the message, or a batch end to end with its lengths,
+//! into buffers in wasm memory and reads the results there, 72 bytes each;
+//! the library's batch API hashes a batch one message per vector lane.
 //!
 //! Git blobs go through the library's `git` module, the code `sha1dcsum
 //! --git-blob` runs too.
@@ -86,7 +87,7 @@ fn encode(outcome: &Outcome, content_offset: Option<u64>) -> Vec<u8> {
     out
 }
 
-/// [`encode`], appended to `out`.
+/// `outcome` in the long form (RESULT_LEN bytes), appended to `out`.
 fn encode_into(out: &mut Vec<u8>, outcome: &Outcome, content_offset: Option<u64>) {
     out.extend_from_slice(outcome.digest().as_bytes());
     out.extend_from_slice(outcome.sha1().as_bytes());
@@ -110,24 +111,9 @@ fn encode_object(outcome: &ObjectOutcome) -> Vec<u8> {
     encode(outcome.outcome(), outcome.collision_offset())
 }
 
-/// Hashes `data` in one call; `flags` is a sum of the option bits.
-#[wasm_bindgen(js_name = hashBytes)]
-pub fn hash_bytes(data: &[u8], flags: u32) -> Vec<u8> {
-    if flags & GIT_BLOB != 0 {
-        let mut h = builder(flags).build_object(ObjectKind::Blob, data.len() as u64);
-        h.update(data);
-        let outcome = h.finalize().expect("the length announced is the data's");
-        return encode_object(&outcome);
-    }
-    encode(&builder(flags).hash(data), None)
-}
-
-/// Hashes many messages in one call, several at a time (one per simd128
-/// lane): `data` is the messages end to end, `lengths` their sizes in order.
-/// Returns one encoded result per message, in order, each exactly what
-/// [`hash_bytes`] gives for that message with the same `flags`.
-#[wasm_bindgen(js_name = hashMany)]
-pub fn hash_many(data: &[u8], lengths: &[u32], flags: u32) -> Result<Vec<u8>, JsError> {
+/// `data` cut into messages of the sizes `lengths`, which must add up to
+/// its length.
+fn split<'a>(data: &'a [u8], lengths: &[u32]) -> Result<Vec<&'a [u8]>, JsError> {
     let mut messages = Vec::with_capacity(lengths.len());
     let mut at = 0usize;
     for &len in lengths {
@@ -136,7 +122,7 @@ pub fn hash_many(data: &[u8], lengths: &[u32], flags: u32) -> Result<Vec<u8>, Js
             .filter(|&end| end <= data.len())
             .ok_or_else(|| {
                 JsError::new(&format!(
-                    "sha1dc: hashMany: the lengths add up to more than the {} bytes of data",
+                    "sha1dc: sha1dcMany: the lengths add up to more than the {} bytes of data",
                     data.len()
                 ))
             })?;
@@ -145,27 +131,134 @@ pub fn hash_many(data: &[u8], lengths: &[u32], flags: u32) -> Result<Vec<u8>, Js
     }
     if at != data.len() {
         return Err(JsError::new(&format!(
-            "sha1dc: hashMany: the lengths add up to {at} bytes, but the data has {}",
+            "sha1dc: sha1dcMany: the lengths add up to {at} bytes, but the data has {}",
             data.len()
         )));
     }
-    let mut out = Vec::with_capacity(messages.len() * RESULT_LEN);
-    if flags & GIT_BLOB != 0 {
-        for outcome in builder(flags).hash_objects(ObjectKind::Blob, &messages) {
-            encode_into(&mut out, outcome.outcome(), outcome.collision_offset());
-        }
-    } else {
-        for outcome in builder(flags).hash_many(&messages) {
-            encode_into(&mut out, &outcome, None);
-        }
-    }
-    Ok(out)
+    Ok(messages)
 }
 
-/// Hashes the UTF-8 encoding of `text` in one call.
-#[wasm_bindgen(js_name = hashString)]
-pub fn hash_string(text: &str, flags: u32) -> Vec<u8> {
-    hash_bytes(text.as_bytes(), flags)
+/// The one-call crossing of the wrapper's `sha1dc` and `sha1dcMany`: buffers
+/// in wasm memory, kept from call to call, that JavaScript writes the
+/// messages into (at the addresses `input` and `lengths` give) and reads the
+/// results from (at the address `hash` and `hashMany` return), RESULT_LEN
+/// bytes each, always in the long form. A call then copies its message in
+/// once and allocates nothing on either side: wasm-bindgen's own slices and
+/// vectors cost an allocation and a copy each way.
+#[wasm_bindgen]
+pub struct RawCalls {
+    /// The messages of the next call, end to end.
+    input: Vec<u8>,
+    /// The sizes of the next batch's messages, in order.
+    lengths: Vec<u32>,
+    /// The results of the last call.
+    results: Vec<u8>,
+}
+
+/// A length the buffer given does not hold, as the wrapper's callers see it.
+fn beyond(what: &str, len: usize, held: usize) -> JsError {
+    JsError::new(&format!(
+        "sha1dc: RawCalls: {len} {what} asked for, but only {held} were written"
+    ))
+}
+
+#[wasm_bindgen]
+impl RawCalls {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> RawCalls {
+        RawCalls {
+            input: Vec::new(),
+            lengths: Vec::new(),
+            results: Vec::with_capacity(RESULT_LEN),
+        }
+    }
+
+    /// The address of room for `len` bytes of input, valid until the next
+    /// call of this method (which may move it) or of `lengths` (which may
+    /// grow the memory).
+    pub fn input(&mut self, len: u32) -> u32 {
+        if self.input.len() < len as usize {
+            self.input.resize(len as usize, 0);
+        }
+        self.input.as_mut_ptr() as u32
+    }
+
+    /// The address of room for `count` message sizes (`u32`, little-endian).
+    pub fn lengths(&mut self, count: u32) -> u32 {
+        if self.lengths.len() < count as usize {
+            self.lengths.resize(count as usize, 0);
+        }
+        self.lengths.as_mut_ptr() as u32
+    }
+
+    /// Hashes the first `len` bytes of the input as a [`RawHasher`] does;
+    /// the address of the result, or 0 when fewer than `len` bytes were
+    /// asked for (no `Result`: its return would cost every call a
+    /// JavaScript array).
+    pub fn hash(&mut self, len: u32, flags: u32) -> u32 {
+        let Some(data) = self.input.get(..len as usize) else {
+            return 0;
+        };
+        self.results.clear();
+        if flags & GIT_BLOB != 0 {
+            let mut h = builder(flags).build_object(ObjectKind::Blob, data.len() as u64);
+            h.update(data);
+            let outcome = h.finalize().expect("the length announced is the data's");
+            encode_into(
+                &mut self.results,
+                outcome.outcome(),
+                outcome.collision_offset(),
+            );
+        } else {
+            encode_into(&mut self.results, &builder(flags).hash(data), None);
+        }
+        self.results.as_ptr() as u32
+    }
+
+    /// Hashes the `count` messages whose sizes are at `lengths`, end to end
+    /// in the first `len` bytes of the input, one per simd128 lane (the library's batch API): each result exactly what
+    /// [`hash`](Self::hash) gives for that message with the same `flags`; the
+    /// address of their results, in order.
+    #[wasm_bindgen(js_name = hashMany)]
+    pub fn hash_many(&mut self, count: u32, len: u32, flags: u32) -> Result<u32, JsError> {
+        let data = self
+            .input
+            .get(..len as usize)
+            .ok_or_else(|| beyond("bytes", len as usize, self.input.len()))?;
+        let lengths = self
+            .lengths
+            .get(..count as usize)
+            .ok_or_else(|| beyond("lengths", count as usize, self.lengths.len()))?;
+        let messages = split(data, lengths)?;
+        self.results.clear();
+        self.results.reserve(messages.len() * RESULT_LEN);
+        if flags & GIT_BLOB != 0 {
+            for outcome in builder(flags).hash_objects(ObjectKind::Blob, &messages) {
+                encode_into(
+                    &mut self.results,
+                    outcome.outcome(),
+                    outcome.collision_offset(),
+                );
+            }
+        } else {
+            for outcome in builder(flags).hash_many(&messages) {
+                encode_into(&mut self.results, &outcome, None);
+            }
+        }
+        Ok(self.results.as_ptr() as u32)
+    }
+}
+
+impl Default for RawCalls {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The module's memory, where [`RawCalls`]'s addresses point.
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
 }
 
 /// The name of the backend that runs (`"simd128"` in the SIMD build).

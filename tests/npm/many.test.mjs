@@ -156,18 +156,19 @@ test('wrong types: a TypeError naming the bad element\'s index, or saying what t
   assert.deepEqual(sha1dcMany([ok], null), [sha1dc(ok)]);
 });
 
-/** Records the calls into wasm's hashMany (replaceable in the Node entry's glue only). */
+/** Records the calls into wasm's batch hashing, RawCalls.hashMany (spied on in the Node entry's glue). */
 function spyHashMany(run) {
-  const real = glue.hashMany;
+  const proto = glue.RawCalls.prototype;
+  const real = proto.hashMany;
   const calls = [];
-  glue.hashMany = (bytesIn, lengths, flags) => {
-    calls.push({ bytes: bytesIn.length, messages: lengths.length });
-    return real(bytesIn, lengths, flags);
+  proto.hashMany = function (count, len, flags) {
+    calls.push({ bytes: len, messages: count });
+    return real.call(this, count, len, flags);
   };
   try {
     return { result: run(), calls };
   } finally {
-    glue.hashMany = real;
+    proto.hashMany = real;
   }
 }
 
@@ -199,4 +200,23 @@ test('one call into wasm for a batch that fits; a larger one split, a message ov
   const t = spyHashMany(() => sha1dcMany(tiny));
   assert.ok(t.calls.length >= 3, `${t.calls.length} calls for 40,000 messages`);
   for (const i of [0, 1, 16_383, 16_384, 39_999]) assert.deepEqual(t.result[i], sha1dc(tiny[i]), `message ${i}`);
+});
+
+test('results read from wasm memory stay right when the memory grows between and within calls', () => {
+  // Each call writes its input into wasm memory and reads the results there: a batch larger
+  // than any before grows the memory, which detaches the views made before it.
+  const small = bytes(64, 5);
+  const text = 'grow ü '.repeat(9);
+  const first = sha1dc(small);
+  assert.equal(first.hex, plainSha1(small));
+  for (let mib = 1; mib <= 8; mib *= 2) {
+    const batch = [bytes(mib << 20, mib), small, text, bytes(100, mib)];
+    const results = sha1dcMany(batch);
+    batch.forEach((m, i) => assert.equal(results[i].hex, plainSha1(m), `message ${i} of the ${mib} MiB batch`));
+    assert.equal(sha1dc(small).hex, first.hex);
+    assert.equal(sha1dc(text).hex, plainSha1(text));
+    // The bytes of a result are its own copy, not a view of wasm memory.
+    assert.equal(results[1].bytes.buffer.byteLength, 20);
+  }
+  assert.deepEqual([...first.bytes], [...Buffer.from(plainSha1(small), 'hex')]);
 });

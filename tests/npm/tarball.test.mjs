@@ -21,6 +21,8 @@ test('npm pack, npm install, import and require', () => {
   assert.deepEqual(files, [
     'LICENSE',
     'README.md',
+    'calls.cjs',
+    'calls.mjs',
     'checksums.cjs',
     'checksums.mjs',
     'cli.mjs',
