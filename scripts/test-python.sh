@@ -3,7 +3,8 @@
 # built from this checkout with pip as python/README.md says (a wheel made
 # here by maturin), into a virtual environment of its own
 # (target/python-venv, kept between runs), and its pytest suite, whose
-# command tests compare `python -m sha1dc` with the sha1dcsum built here.
+# command tests compare `python -m sha1dc` with the sha1dcsum built here
+# and `sha1dc.verify` with the git-sha1dc built here.
 # Then the same abi3 wheel, built once, under the later CPythons this
 # machine has (pyenv's 3.12 and 3.13; under CI, a missing one fails).
 # Installs pytest, numpy and mypy into the environments when missing.
@@ -12,12 +13,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 target="${CARGO_TARGET_DIR:-$root/target}"
-export SHA1DCSUM="$target/release/sha1dcsum"
+export SHA1DCSUM="$target/release/sha1dcsum" GIT_SHA1DC="$target/release/git-sha1dc"
 
 say "cargo clippy (the Python package's crate, python/)"
 cargo clippy --quiet --package sha1dc-python --all-targets -- -D warnings
-say "sha1dcsum, to compare python -m sha1dc with"
-cargo build --release --quiet --bin sha1dcsum
+say "sha1dcsum and git-sha1dc, to compare python -m sha1dc and sha1dc.verify with"
+cargo build --release --quiet --bin sha1dcsum --bin git-sha1dc
 
 # A virtual environment at $1 made by the Python $2, with the modules $3...
 venv() {
