@@ -1,5 +1,6 @@
 """The type stubs: mypy's stubtest finds them equal to the module as built,
-and typed code using the package checks under mypy --strict."""
+typed code using the package checks under mypy --strict, and so does the
+package's own Python code."""
 
 from __future__ import annotations
 
@@ -52,3 +53,12 @@ def test_typed_use_checks_strict(tmp_path: Path) -> None:
     wrong = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(bad)], capture_output=True, text=True)
     assert wrong.returncode == 1 and "bad.py:2" in wrong.stdout and "bad.py:3" in wrong.stdout, wrong.stdout
     assert "bad.py:4" in wrong.stdout, wrong.stdout
+
+
+def test_the_packages_python_checks_strict(tmp_path: Path) -> None:
+    # __init__, the commands (python -m sha1dc, python -m sha1dc.scan) and
+    # the stubs they use, as installed; Ray's own types for the scan.
+    need_module("mypy")
+    need_module("ray")
+    p = subprocess.run([sys.executable, "-m", "mypy", "--strict", "-p", "sha1dc"], capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 0, p.stdout
