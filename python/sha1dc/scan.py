@@ -22,7 +22,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -201,6 +201,7 @@ def scan(
     jobs: int = 1,
     num_cpus: int | None = None,
     retries: int = 3,
+    resources: Mapping[str, float] | None = None,
     progress: bool | None = None,
     on_line: Callable[[dict[str, Any]], None] | None = None,
 ) -> ScanSummary:
@@ -213,7 +214,9 @@ def scan(
     cluster ("auto" or "HOST:PORT"). Each task takes `jobs` CPUs and
     verifies with as many threads; a task whose worker dies is run again up
     to `retries` times; one running past `timeout` seconds is stopped (its
-    worker killed) and reported with damage saying so. `on_line` is called
+    worker killed) and reported with damage saying so. `resources` are Ray
+    custom resources each task needs besides its CPUs (a name the nodes
+    holding these repositories declare: the tasks run there). `on_line` is called
     with each new line. Returns the :class:`ScanSummary`.
     """
     try:
@@ -249,7 +252,7 @@ def scan(
     start = time.monotonic()
     bar = _Progress(sys.stderr.isatty() if progress is None else progress, len(todo))
     task = ray.remote(_verify_task).options(
-        num_cpus=jobs, max_retries=retries, name="sha1dc_verify"
+        num_cpus=jobs, max_retries=retries, name="sha1dc_verify", resources=dict(resources or {})
     )
     # As many tasks handed out as the cluster runs at once, so that each
     # starts when handed out and its time limit counts from then.
@@ -328,6 +331,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--num-cpus", type=int, metavar="N", help="CPUs of the local Ray (default: all)")
     p.add_argument("--retries", type=int, default=3, metavar="N",
                    help="runs again of a task whose worker died (default: %(default)s)")
+    p.add_argument("--resource", action="append", default=[], metavar="NAME[=N]",
+                   help="a Ray custom resource each task needs (N, default 1): runs the tasks on "
+                   "the nodes that declare it, those holding the repositories")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     return p
 
@@ -339,10 +345,19 @@ def main(argv: list[str] | None = None) -> int:
         if not os.path.exists(s):
             sys.stderr.write(f"python -m sha1dc.scan: {s}: no such file or directory\n")
             return _USAGE
+    resources = {}
+    for r in args.resource:
+        name, _, amount = r.partition("=")
+        try:
+            resources[name] = float(amount or 1)
+        except ValueError:
+            sys.stderr.write(f"python -m sha1dc.scan: --resource {r}: N is a number\n")
+            return _USAGE
     try:
         summary = scan(
             args.sources, address=args.address, content=args.content, report=args.report,
             timeout=args.timeout, jobs=args.jobs, num_cpus=args.num_cpus, retries=args.retries,
+            resources=resources,
             progress=False if args.quiet else None,
         )
     except (ImportError, ValueError) as err:

@@ -32,7 +32,10 @@ FLEET = 44
 @pytest.fixture(scope="module")
 def ray_cluster() -> Any:
     ray = need_module("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
+    # "fleet-disk": a custom resource, as the nodes holding the repositories declare one.
+    ray.init(
+        num_cpus=2, resources={"fleet-disk": 8}, include_dashboard=False, log_to_driver=False, logging_level="WARNING"
+    )
     yield ray
     ray.shutdown()
 
@@ -120,8 +123,9 @@ def test_the_list_file_gives_the_same_report(baseline: Path, fleet: dict[str, An
     from sha1dc.scan import scan
 
     report = fleet["tmp"] / "listed.jsonl"
-    # The list, and the directory too: each repository once.
-    scan([fleet["list"], fleet["dir"]], content=True, report=report)
+    # The list, and the directory too: each repository once; the tasks
+    # placed by a custom resource.
+    scan([fleet["list"], fleet["dir"]], content=True, report=report, resources={"fleet-disk": 1})
     assert as_set(report) == as_set(baseline)
 
 
@@ -225,7 +229,8 @@ def test_the_command(ray_cluster: Any, baseline: Path, fleet: dict[str, Any]) ->
         listed = fleet["tmp"] / f"one-{status}.txt"
         listed.write_text(f"{repo}\n")
         one = fleet["tmp"] / f"one-{status}.jsonl"
-        p = subprocess.run([*cmd[:-1], str(one), "-q", str(listed)], capture_output=True, text=True, timeout=300)
+        more = ["-q", "--resource", "fleet-disk=0.5"]
+        p = subprocess.run([*cmd[:-1], str(one), *more, str(listed)], capture_output=True, text=True, timeout=300)
         assert p.returncode == status, p.stderr
     p = subprocess.run([*cmd, str(fleet["tmp"] / "missing-list")], capture_output=True, text=True)
     assert p.returncode == 2 and "no such file" in p.stderr
