@@ -192,7 +192,7 @@ class _Progress:
 
 
 def scan(
-    sources: Iterable[str | os.PathLike[str]],
+    sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
     address: str | None = None,
     content: bool = False,
@@ -205,7 +205,7 @@ def scan(
     progress: bool | None = None,
     on_line: Callable[[dict[str, Any]], None] | None = None,
 ) -> ScanSummary:
-    """Verifies every repository `sources` name (see :func:`repositories`),
+    """Verifies every repository `sources` (a path, or several) name (see :func:`repositories`),
     one Ray task each, appending each one's line to the JSON Lines `report`
     as it comes in and skipping those the report already holds.
 
@@ -229,6 +229,8 @@ def scan(
         raise ValueError(f"jobs must be an int of 1 or more, not {jobs!r}")
     if timeout is not None and not timeout > 0:
         raise ValueError(f"timeout must be a number of seconds above 0, not {timeout!r}")
+    if isinstance(sources, (str, os.PathLike)):
+        sources = [sources]
     report_path = Path(report)
     summary = ScanSummary()
     done = set()

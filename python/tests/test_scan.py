@@ -190,8 +190,8 @@ def test_interrupted_and_resumed(baseline: Path, fleet: dict[str, Any]) -> None:
     assert summary.resumed == FLEET // 2 and summary.repositories == FLEET + 1
     assert summary.exit == 3
     assert as_set(report) == as_set(baseline)
-    # Once more: nothing left to do.
-    again = scan([fleet["list"]], content=True, report=report)
+    # Once more (the list as one path, not in a list): nothing left to do.
+    again = scan(fleet["list"], content=True, report=report)
     assert again.resumed == again.repositories == FLEET + 1 and again.scanned_objects == 0
     assert as_set(report) == as_set(baseline)
 
