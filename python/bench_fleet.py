@@ -85,7 +85,15 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--address", default="auto", help="the running Ray the scan joins")
     ap.add_argument("--skip-pack", action="store_true", help="the fleet only, not git.git's pack")
+    ap.add_argument("--skip-fleet", action="store_true", help="git.git's pack only")
     args = ap.parse_args()
+    if not args.skip_fleet:
+        bench_fleet(args)
+    if not args.skip_pack:
+        bench_pack(args)
+
+
+def bench_fleet(args: argparse.Namespace) -> None:
     repos = fleet(args)
     sizes = pack_sizes(repos)
     listed = Path(args.work).resolve() / "fleet.txt"
@@ -118,8 +126,8 @@ def main() -> None:
         print(f"median {k}: {v:.2f} s, {objects / v:,.0f} objects/s, {sum(sizes) / 1e6 / v:.0f} MB of pack/s")
     print(f"scan throughput over git-sha1dc's: {base / scan:.3f}x")
 
-    if args.skip_pack:
-        return
+
+def bench_pack(args: argparse.Namespace) -> None:
     (pack,) = (Path(args.snapshot) / "objects" / "pack").glob("*.pack")
     verify_cmd = [sys.executable, "-c", "import sha1dc,sys; r = sha1dc.verify(sys.argv[1], jobs=2); print(r.objects, r.bytes); sys.exit(r.exit)", str(pack)]
     cmd_cmd = [args.git_sha1dc, "-j", "2", "--quiet", str(pack)]
