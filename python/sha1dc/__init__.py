@@ -19,6 +19,11 @@ Every constructor and one-shot function takes the keyword options
 ``backend``; the single-stream ones ``parallel`` too. Bytes-like objects are
 read in place (bytes, bytearray, memoryview, mmap, array.array, NumPy
 arrays) and hashed without the GIL.
+
+``sha1dc.verify(path)`` checks every object of a git repository, pack,
+bundle or loose-object store, as the ``git-sha1dc`` command does, and
+returns a :class:`Report` (``verify_iter`` yields each :class:`Finding` as
+it is found); ``report.to_json()`` is ``git-sha1dc --json``'s document.
 """
 
 from __future__ import annotations
@@ -28,11 +33,15 @@ from typing import Any
 
 from ._sha1dc import (
     Collision,
+    Damage,
+    Finding,
     Hasher,
     ObjectHasher,
     ObjectOutcome,
     Outcome,
     Outcomes,
+    Report,
+    Verification,
     __version__,
     available_backends,
     hash,
@@ -41,15 +50,21 @@ from ._sha1dc import (
     hash_objects,
     object_hasher,
     sha1,
+    verify,
+    verify_iter,
 )
 
 __all__ = [
     "Collision",
+    "Damage",
+    "Finding",
     "Hasher",
     "ObjectHasher",
     "ObjectOutcome",
     "Outcome",
     "Outcomes",
+    "Report",
+    "Verification",
     "__version__",
     "available_backends",
     "file_digest",
@@ -59,6 +74,8 @@ __all__ = [
     "hash_objects",
     "object_hasher",
     "sha1",
+    "verify",
+    "verify_iter",
 ]
 
 # An Outcomes is read as a list is.

@@ -1,6 +1,7 @@
 """Type stubs of the extension module (python/src/*.rs)."""
 
 from collections.abc import Callable, Iterable, Iterator
+from os import PathLike
 from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar, final, overload
 
 from types import GenericAlias
@@ -9,11 +10,15 @@ from typing_extensions import Buffer, Unpack, disjoint_base
 
 __all__ = [
     "Collision",
+    "Damage",
+    "Finding",
     "Hasher",
     "ObjectHasher",
     "ObjectOutcome",
     "Outcome",
     "Outcomes",
+    "Report",
+    "Verification",
     "_CommandLine",
     "__version__",
     "available_backends",
@@ -23,6 +28,8 @@ __all__ = [
     "hash_objects",
     "object_hasher",
     "sha1",
+    "verify",
+    "verify_iter",
 ]
 
 __version__: str
@@ -162,6 +169,90 @@ def hash_objects(
     **options: Unpack[_Options],
 ) -> Outcomes[ObjectOutcome]: ...
 def available_backends() -> list[str]: ...
+
+_Path = str | bytes | PathLike[str] | PathLike[bytes]
+
+@final
+class Finding:
+    """A collision block found in an object; str() is git-sha1dc's line."""
+
+    @property
+    def check(self) -> Literal["object", "content"]: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> _ObjectKind: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def dv(self) -> str: ...
+    @property
+    def file(self) -> str: ...
+    @property
+    def pack_offset(self) -> int | None: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class Damage:
+    """A damaged or unreadable part of the input."""
+
+    @property
+    def file(self) -> str: ...
+    @property
+    def offset(self) -> int | None: ...
+    @property
+    def id(self) -> str | None: ...
+    @property
+    def message(self) -> str: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+class _Counts(TypedDict):
+    commit: int
+    tree: int
+    blob: int
+    tag: int
+    total: int
+
+@final
+class Report:
+    """Everything a verification found; to_json() is git-sha1dc --json's document."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def counts(self) -> _Counts: ...
+    @property
+    def objects(self) -> int: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def files(self) -> int: ...
+    @property
+    def content_check(self) -> bool: ...
+    @property
+    def findings(self) -> list[Finding]: ...
+    @property
+    def damage(self) -> list[Damage]: ...
+    @property
+    def alternates(self) -> list[str]: ...
+    @property
+    def exit(self) -> Literal[0, 1, 3]: ...
+    def to_json(self) -> str: ...
+
+@final
+class Verification:
+    """A verification under way: iterating yields the findings as found."""
+
+    def __iter__(self) -> Verification: ...
+    def __next__(self) -> Finding: ...
+    def report(self) -> Report: ...
+
+def verify(path: _Path, *, content: bool = False, jobs: int | None = None) -> Report: ...
+def verify_iter(path: _Path, *, content: bool = False, jobs: int | None = None) -> Verification: ...
 
 @final
 class _CommandLine:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,32 @@ def trace() -> list[dict]:
         elif m := re.match(r"\s+\[(full|rr)\] block (\d+) \(byte offset (\d+)\): DV (\S+)", line):
             out[-1][m[1]].append((int(m[2]), int(m[3]), m[4]))
     return out
+
+
+def runs_beside(calls: Iterable[Callable[[], object]]) -> list[object]:
+    """Runs each call while another thread counts, and asserts that the
+    count moved a lot meanwhile: the call released the GIL (held through
+    the call, the counter could only move at the switch interval, 5 ms, a
+    handful of times at most). Returns what the calls returned."""
+    started, done = threading.Event(), threading.Event()
+    ticks = 0
+
+    def count() -> None:
+        nonlocal ticks
+        started.wait()
+        while not done.is_set():
+            ticks += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    results = []
+    try:
+        for call in calls:
+            before = ticks
+            started.set()
+            results.append(call())
+            assert ticks - before > 10_000, call
+    finally:
+        done.set()
+        t.join()
+    return results

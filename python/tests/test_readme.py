@@ -34,3 +34,6 @@ def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "16e96b70000dd1e7c85b8368ee197754400e58ec" in printed
     assert "Collision(block=4, offset=256, dv='II(52,0)', count=1)" in printed
     assert "[2]" in printed
+    # sha1dc.verify on this repository, whose tests/data holds the PDFs.
+    assert "content ba9aaa145ccd24ef760cf31c74d8f7ca1a2e47b0 blob 422435 256 II(52,0)" in printed
+    assert "3 True True" in printed and "not a git repository" in printed
