@@ -1,7 +1,7 @@
 //! zlib streams inflated into a buffer of the size the entry declares.
 //! The inflater is chosen by measurement (benches/inflate.rs, README), once,
 //! here: libdeflate natively, zlib-rs in WebAssembly (libdeflate is C, which
-//! the wasm32 build has no compiler for). Both sit below one [`Raw`] call;
+//! the wasm32 build has no compiler for). Both sit below one `Raw` call;
 //! the sizes, bounds and errors are worked out above it, once.
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -5,7 +5,6 @@
 //! (index-less, as git index-pack does).
 
 use std::fs::File;
-use std::path::Path;
 
 use sha1dc_wasm::git::ObjectKind;
 
@@ -86,11 +85,10 @@ pub struct PackData<'a> {
 }
 
 impl PackData<'static> {
-    /// The pack in `path` from byte `start` on (a bundle's pack follows
+    /// The pack in `file` from byte `start` on (a bundle's pack follows
     /// its header).
-    pub fn open(path: &Path, start: u64) -> std::io::Result<Self> {
-        let file = crate::open_regular(path)?;
-        let size = file.metadata()?.len();
+    pub fn open(file: Box<dyn ByteSource>, start: u64) -> std::io::Result<Self> {
+        let size = file.len();
         if size < start {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::UnexpectedEof,
@@ -98,7 +96,7 @@ impl PackData<'static> {
             ));
         }
         Ok(PackData {
-            source: Box::new(file),
+            source: file,
             start,
             len: size - start,
         })

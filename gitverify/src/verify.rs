@@ -9,7 +9,8 @@ use std::sync::atomic::AtomicUsize;
 use sha1dc_wasm::Digest;
 
 use crate::entry::EntryKind;
-use crate::error::{IndexError, Mismatch, Problem};
+use crate::error::{BundleError, IndexError, Mismatch, Problem};
+use crate::files::{self, Files};
 use crate::hashing::Batcher;
 use crate::idx::Index;
 use crate::pack::{self, EntryTable, NONE, PackData};
@@ -18,26 +19,36 @@ use crate::walk::{Children, Round, Walker};
 use crate::{Options, Source, bundle, layout, loose, threads};
 
 /// Verifies `source`, reporting on `out`.
-pub(crate) fn verify_source(source: &Source, options: &Options, out: &Outlet<'_>) {
+pub(crate) fn verify_source(
+    files: &dyn Files,
+    source: &Source,
+    options: &Options,
+    out: &Outlet<'_>,
+) {
     let unreadable = |e: std::io::Error| Problem::Unreadable(e.into());
     match source {
-        Source::Pack { pack, index } => match PackData::open(pack, 0) {
-            Ok(data) => {
-                let index = index.as_deref().and_then(|path| read_index(path, out));
-                verify_pack(&data, pack, index, options, out);
+        Source::Pack { pack, index } => {
+            match files::open_regular(files, pack).and_then(|f| PackData::open(f, 0)) {
+                Ok(data) => {
+                    let index = index.as_deref().and_then(|p| read_index(files, p, out));
+                    verify_pack(&data, pack, index, options, out);
+                }
+                Err(e) => FileDamage::new(out.clone(), pack).report(None, None, unreadable(e)),
             }
-            Err(e) => FileDamage::new(out.clone(), pack).report(None, None, unreadable(e)),
-        },
+        }
         Source::Bundle(path) => {
-            let opened = bundle::read_header(path)
-                .map_err(Problem::Bundle)
-                .and_then(|start| PackData::open(path, start).map_err(unreadable));
+            let opened = files::open_regular(files, path)
+                .map_err(|e| Problem::Bundle(BundleError::Unreadable(e.into())))
+                .and_then(|file| {
+                    let start = bundle::read_header(&*file).map_err(Problem::Bundle)?;
+                    PackData::open(file, start).map_err(unreadable)
+                });
             match opened {
                 Ok(data) => verify_pack(&data, path, None, options, out),
                 Err(problem) => FileDamage::new(out.clone(), path).report(None, None, problem),
             }
         }
-        Source::Loose(dir) => loose::verify_loose(dir, options, out),
+        Source::Loose(dir) => loose::verify_loose(files, dir, options, out),
         Source::Bytes(bytes) => {
             let data = PackData::new(bytes.as_slice());
             verify_pack(&data, Path::new("<memory>"), None, options, out);
@@ -47,8 +58,8 @@ pub(crate) fn verify_source(source: &Source, options: &Options, out: &Outlet<'_>
 
 /// The index at `path`, or none (its damage reported: the pack is then
 /// verified without it).
-fn read_index(path: &Path, out: &Outlet<'_>) -> Option<Index> {
-    let parsed = crate::read_regular(path)
+fn read_index(files: &dyn Files, path: &Path, out: &Outlet<'_>) -> Option<Index> {
+    let parsed = files::read(files, path)
         .map_err(|e| IndexError::Unreadable(e.into()))
         .and_then(|b| Index::parse(&b));
     parsed
