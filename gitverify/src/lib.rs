@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 mod bundle;
+pub mod command;
 mod delta;
 pub mod entry;
 mod error;

@@ -45,7 +45,8 @@ fn opt_number(n: Option<u64>) -> String {
     n.map_or("null".into(), |n| n.to_string())
 }
 
-fn finding_json(f: &Finding) -> String {
+/// A finding as the JSON object the document lists.
+pub fn finding_json(f: &Finding) -> String {
     format!(
         "{{\"check\":\"{}\",\"id\":\"{}\",\"type\":\"{}\",\"size\":{},\"offset\":{},\"dv\":\"{}\",\"file\":{},\"pack_offset\":{}}}",
         f.check.name(),
@@ -59,7 +60,8 @@ fn finding_json(f: &Finding) -> String {
     )
 }
 
-fn damage_json(d: &Damage) -> String {
+/// Damage as the JSON object the document lists.
+pub fn damage_json(d: &Damage) -> String {
     format!(
         "{{\"file\":{},\"offset\":{},\"id\":{},\"message\":{}}}",
         json_string(&d.file.to_string_lossy()),
