@@ -98,7 +98,7 @@ impl Options {
 pub fn verify(sources: &[Source], options: &Options, on_event: &mut dyn FnMut(&Event)) {
     with_threads(on_event, |out| {
         for source in sources {
-            verify::verify_source(&SystemFiles, source, options, out);
+            verify::verify_source(&SystemFiles, source, options, verify::Part::WHOLE, out);
         }
     });
 }
@@ -127,7 +127,40 @@ pub fn verify_without_threads_in(
     let deliver = |event| report::deliver_to(&sink, event);
     let out = Outlet::Direct(&deliver);
     for source in sources {
-        verify::verify_source(files, source, &options, &out);
+        verify::verify_source(files, source, &options, verify::Part::WHOLE, &out);
+    }
+}
+
+/// Part `part` (from 0) of `parts` of [`verify_without_threads_in`], for
+/// several verifications that share the work without sharing memory (one
+/// WebAssembly instance each, on workers): each walks every `parts`-th
+/// delta tree of the packs that have an index; source `i` as a whole (its
+/// object count, trailer and index, or all of it where it cannot be
+/// shared: a pack without an index, a bundle, loose objects) falls to part
+/// `i % parts`. Together the parts report exactly the events one
+/// verification of all of it reports (in another order).
+pub fn verify_part_without_threads_in(
+    files: &dyn Files,
+    sources: &[Source],
+    options: &Options,
+    (part, parts): (usize, usize),
+    sink: &mut dyn Sink,
+) {
+    let options = Options {
+        threads: 1,
+        ..options.clone()
+    };
+    let parts = parts.max(1);
+    let sink = std::sync::Mutex::new(sink);
+    let deliver = |event| report::deliver_to(&sink, event);
+    let out = Outlet::Direct(&deliver);
+    for (i, source) in sources.iter().enumerate() {
+        let share = verify::Part {
+            index: part % parts,
+            of: parts,
+            leads: i % parts == part % parts,
+        };
+        verify::verify_source(files, source, &options, share, &out);
     }
 }
 
@@ -166,7 +199,7 @@ pub fn verify_pack_from(
 ) {
     let data = pack::PackData::new(pack);
     with_threads(on_event, |out| {
-        verify::verify_pack(&data, name, None, options, out);
+        verify::verify_pack(&data, name, None, options, verify::Part::WHOLE, out);
     });
 }
 
