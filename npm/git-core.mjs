@@ -1,6 +1,7 @@
 // sha1dc-wasm/git on one WebAssembly instance, whatever loads it (Node, a worker): one run of
 // the verifier (bindings/git's RawGitRun) over the files a RawFiles gives, its events passed
-// on as they happen. git.mjs (Node) and the page's workers build on it.
+// on as they happen; and the events of the other instances that share a run's work (each on a
+// worker, each its own memory) added to the run that reports. git.mjs (Node) builds on it.
 import init, { initSync, RawGitRun } from './wasm/gitverify.js';
 import { MemoryFiles } from './git-memory.mjs';
 
@@ -15,17 +16,37 @@ export function argumentsOf(paths, options = {}) {
 }
 
 /**
- * Verifies `run`'s plan (sources first..end) with `files`, calling `on` as things happen:
- * on.source({ file, objects }), on.verified({ objects, bytes }), on.finding(finding),
- * on.damage(damage); each finding and damage is the JSON document's object, with `line`, what
- * git-sha1dc prints for it.
+ * Verifies part `part` of `parts` of `run`'s plan with `files`, calling `on(event)` as things
+ * happen. Events: { kind: 'source', file, objects }, { kind: 'verified', objects, bytes,
+ * commits, trees, blobs, tags }, { kind: 'finding', ...the JSON document's object, line, json },
+ * { kind: 'damage', ...the same }; `line` is what git-sha1dc prints for it, `json` its object as
+ * text.
  */
-export function verifyPlanned(run, files, on = {}, first = 0, end = run.sources) {
+export function verifyPart(run, files, on, part = 0, parts = 1) {
   const sink = {
-    source: (file, objects) => on.source?.({ file, objects }),
-    verified: (objects, bytes) => on.verified?.({ objects, bytes }),
-    finding: (line, json) => on.finding?.({ ...JSON.parse(json), line }),
-    damage: (line, json) => on.damage?.({ ...JSON.parse(json), line }),
+    source: (file, objects) => on({ kind: 'source', file, objects }),
+    verified: (commits, trees, blobs, tags, bytes) =>
+      on({ kind: 'verified', objects: commits + trees + blobs + tags, bytes, commits, trees, blobs, tags }),
+    finding: (line, json) => on({ kind: 'finding', ...JSON.parse(json), line, json }),
+    damage: (line, json) => on({ kind: 'damage', ...JSON.parse(json), line, json }),
   };
-  run.verify(files, sink, first, end);
+  run.verify(files, sink, part, parts);
+}
+
+/** Adds an event of another instance's part to `run`, which reports the whole. */
+export function addEvent(run, e) {
+  switch (e.kind) {
+    case 'source':
+      run.addSource();
+      break;
+    case 'verified':
+      run.addVerified(e.commits, e.trees, e.blobs, e.tags);
+      break;
+    case 'finding':
+      run.addFinding(e.json, e.file, e.pack_offset ?? undefined, e.id, e.check);
+      break;
+    case 'damage':
+      run.addDamage(e.json, e.file, e.offset ?? undefined, e.id ?? undefined, e.message);
+      break;
+  }
 }

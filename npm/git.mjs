@@ -1,19 +1,77 @@
 // sha1dc-wasm/git in Node: verifies git packs (with or without their .idx), bundles and
 // repositories for SHA-1 collision attacks with git-sha1dc's verifier (gitverify, in
-// WebAssembly), streaming what it finds, ending with git-sha1dc's summary line and JSON.
+// WebAssembly), streaming what it finds, ending with git-sha1dc's summary line and JSON. Files
+// on disk are verified on worker threads, each its own instance, sharing the delta trees of
+// each pack that has an index (the main thread adds up their events); bytes in memory on the
+// calling thread.
 import { readFileSync } from 'node:fs';
-import { argumentsOf, initSync, MemoryFiles, RawGitRun, verifyPlanned } from './git-core.mjs';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { addEvent, argumentsOf, initSync, MemoryFiles, RawGitRun, verifyPart } from './git-core.mjs';
 import { NodeFiles } from './git-files.mjs';
 
-export { MemoryFiles, NodeFiles };
+export { MemoryFiles, NodeFiles, RawGitRun };
 
-const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
+export const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
-let loaded = false;
+let compiled = null;
+/** The module, compiled once (each worker instantiates it again). */
 function load() {
-  if (!loaded) {
-    initSync({ module: readFileSync(new URL('./wasm/gitverify_bg.wasm', import.meta.url)) });
-    loaded = true;
+  if (!compiled) {
+    compiled = new WebAssembly.Module(readFileSync(new URL('./wasm/gitverify_bg.wasm', import.meta.url)));
+    initSync({ module: compiled });
+  }
+  return compiled;
+}
+
+/** A run of git-sha1dc's command line `args` (RawGitRun), not yet planned. */
+export function newRun(args) {
+  load();
+  return new RawGitRun(args, VERSION);
+}
+
+/**
+ * Finds what `run`'s paths name in `files` (with no path, the repository at `cwd`, with
+ * $GIT_DIR and $GIT_OBJECT_DIRECTORY); returns the lines git-sha1dc prints before verifying.
+ */
+export function planRun(run, files, { cwd = process.cwd(), gitDir, objectDirectory } = {}) {
+  return run.plan(files, cwd, gitDir, objectDirectory);
+}
+
+/**
+ * Verifies planned `run` of command line `args`: on `jobs` worker threads for files on disk
+ * (NodeFiles), each an instance of its own sharing each indexed pack's delta trees, on this
+ * thread for files in memory or with one job. Calls `on(event)` as things happen (see
+ * git-core.mjs's verifyPart); once it resolves `run` holds the whole run's summary.
+ */
+export async function verifyRun(run, args, { files, cwd = process.cwd(), gitDir, objectDirectory, jobs, on = () => {} }) {
+  const module = load();
+  const parts = Math.min(Math.max(1, jobs || availableParallelism()), 64);
+  if (parts === 1 || !(files instanceof NodeFiles)) {
+    verifyPart(run, files, on);
+    return;
+  }
+  const base = { module, args, version: VERSION, cwd, gitDir, objectDirectory, parts };
+  const url = new URL('./git-worker-node.mjs', import.meta.url);
+  const workers = [];
+  for (let part = 0; part < parts; part++) workers.push(new Worker(url, { workerData: { ...base, part } }));
+  try {
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise((resolve, reject) => {
+            w.on('message', (e) => {
+              if (e.kind === 'end') return resolve();
+              addEvent(run, e);
+              on(e);
+            });
+            w.on('error', reject);
+            w.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`sha1dc-wasm/git: a worker ended with ${code}`))));
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 }
 
@@ -41,33 +99,26 @@ function filesOf(input) {
  * document and exit status, after calling the options' callbacks as things are found.
  */
 export async function verifyGit(input, options = {}) {
-  load();
   const { files, paths } = filesOf(input);
-  const run = new RawGitRun(argumentsOf(paths, options), VERSION);
+  const args = argumentsOf(paths, options);
+  const run = newRun(args);
   try {
-    const notes = run.plan(files, process.cwd(), undefined, undefined);
     const progress = { objects: 0, total: 0, bytes: 0 };
-    const findings = [];
-    const damage = [];
-    verifyPlanned(run, files, {
-      source: (s) => {
-        progress.total += s.objects;
-        options.onSource?.(s);
-      },
-      verified: (v) => {
-        progress.objects += v.objects;
-        progress.bytes += v.bytes;
+    const on = (e) => {
+      if (e.kind === 'source') {
+        progress.total += e.objects;
+        options.onSource?.({ file: e.file, objects: e.objects });
+      } else if (e.kind === 'verified') {
+        progress.objects += e.objects;
+        progress.bytes += e.bytes;
         options.onProgress?.({ ...progress });
-      },
-      finding: (f) => {
-        findings.push(f);
-        options.onFinding?.(f);
-      },
-      damage: (d) => {
-        damage.push(d);
-        options.onDamage?.(d);
-      },
-    });
+      } else {
+        const { kind, json, ...found } = e;
+        (kind === 'finding' ? options.onFinding : options.onDamage)?.(found);
+      }
+    };
+    const notes = planRun(run, files);
+    await verifyRun(run, args, { files, jobs: options.jobs, on });
     const json = run.jsonDocument();
     return {
       exitCode: run.exitCode(),

@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 use wasm_bindgen::prelude::*;
 
 use gitverify::command::{self, Args, Parsed, Plan};
-use gitverify::{ByteSource, Event, FileKind, Files, Options, Summary, output};
+use gitverify::{ByteSource, Counts, Event, FileKind, Files, Options, Summary, output};
+use sha1dc_wasm::Digest;
 
 #[wasm_bindgen]
 extern "C" {
@@ -46,9 +47,9 @@ extern "C" {
     /// A file is about to be verified, holding `objects` objects.
     #[wasm_bindgen(method)]
     fn source(this: &RawSink, file: &str, objects: f64);
-    /// Objects verified, and their bytes.
+    /// Objects verified, by kind, and their bytes.
     #[wasm_bindgen(method)]
-    fn verified(this: &RawSink, objects: u32, bytes: f64);
+    fn verified(this: &RawSink, commits: u32, trees: u32, blobs: u32, tags: u32, bytes: f64);
     /// A collision found: the line the command prints, and its JSON object.
     #[wasm_bindgen(method)]
     fn finding(this: &RawSink, line: &str, json: &str);
@@ -146,26 +147,88 @@ impl ByteSource for JsFile {
     }
 }
 
-/// [`RawSink`] as gitverify's sink; keeps the summary too.
+/// A finding or damage as reported: the place it sorts by (as
+/// gitverify's `Summary::sort` orders them: file, offset, id, then the
+/// check's name or the message) and its JSON object.
+struct Reported {
+    order: (PathBuf, Option<u64>, Option<Digest>, String),
+    json: String,
+}
+
+/// What a run found, from this instance and from the instances that
+/// shared its work (their events passed on by JavaScript).
+#[derive(Default)]
+struct Tally {
+    counts: Counts,
+    files: u64,
+    findings: Vec<Reported>,
+    damage: Vec<Reported>,
+}
+
+impl Tally {
+    fn sort(&mut self) {
+        self.findings.sort_by(|a, b| a.order.cmp(&b.order));
+        self.damage.sort_by(|a, b| a.order.cmp(&b.order));
+    }
+}
+
+/// [`RawSink`] as gitverify's sink; keeps the tally too.
 struct JsSink<'a> {
     sink: OneThread<&'a RawSink>,
-    summary: &'a mut Summary,
+    tally: &'a mut Tally,
 }
 
 impl gitverify::Sink for JsSink<'_> {
     fn event(&mut self, event: &Event) {
-        self.summary.add(event);
         let sink = self.sink.0;
         match event {
-            Event::Source { file, objects } => sink.source(&utf8(file), *objects as f64),
-            Event::Verified(v) => {
-                let bytes: u64 = v.iter().map(|o| o.size).sum();
-                sink.verified(v.len() as u32, bytes as f64)
+            Event::Source { file, objects } => {
+                self.tally.files += 1;
+                sink.source(&utf8(file), *objects as f64)
             }
-            Event::Finding(f) => sink.finding(&output::finding_line(f), &output::finding_json(f)),
-            Event::Damage(d) => sink.damage(&format!("damage: {d}"), &output::damage_json(d)),
+            Event::Verified(v) => {
+                let mut counts = Counts::default();
+                v.iter().for_each(|o| counts.add(o.kind));
+                let bytes: u64 = v.iter().map(|o| o.size).sum();
+                add_counts(&mut self.tally.counts, &counts);
+                let n = |k: u64| k as u32;
+                let (c, t) = (n(counts.commits), n(counts.trees));
+                sink.verified(c, t, n(counts.blobs), n(counts.tags), bytes as f64)
+            }
+            Event::Finding(f) => {
+                let json = output::finding_json(f);
+                sink.finding(&output::finding_line(f), &json);
+                let order = (
+                    f.file.clone(),
+                    f.pack_offset,
+                    Some(f.id),
+                    f.check.name().into(),
+                );
+                self.tally.findings.push(Reported { order, json });
+            }
+            Event::Damage(d) => {
+                let json = output::damage_json(d);
+                sink.damage(&format!("damage: {d}"), &json);
+                let order = (d.file.clone(), d.offset, d.id, d.problem.to_string());
+                self.tally.damage.push(Reported { order, json });
+            }
         }
     }
+}
+
+fn add_counts(to: &mut Counts, more: &Counts) {
+    to.commits += more.commits;
+    to.trees += more.trees;
+    to.blobs += more.blobs;
+    to.tags += more.tags;
+}
+
+fn offset(n: Option<f64>) -> Option<u64> {
+    n.map(|n| n as u64)
+}
+
+fn digest(hex: &str) -> Option<Digest> {
+    hex.parse().ok()
 }
 
 /// One run of `git-sha1dc`: its command line, the sources it names, what
@@ -177,7 +240,7 @@ pub struct RawGitRun {
     /// what to print (standard output for status 0, else standard error).
     ends: Option<(u8, String)>,
     plan: Plan,
-    summary: Summary,
+    tally: Tally,
 }
 
 #[wasm_bindgen]
@@ -202,7 +265,7 @@ impl RawGitRun {
             args,
             ends,
             plan: Plan::default(),
-            summary: Summary::default(),
+            tally: Tally::default(),
         }
     }
 
@@ -265,7 +328,11 @@ impl RawGitRun {
         for alternate in plan.alternates.iter().filter(|_| !self.args.quiet) {
             lines += &format!("git-sha1dc: {}\n", output::alternate_note(alternate));
         }
-        self.summary.damage.extend(plan.unreadable.iter().cloned());
+        for d in &plan.unreadable {
+            let order = (d.file.clone(), d.offset, d.id, d.problem.to_string());
+            let json = output::damage_json(d);
+            self.tally.damage.push(Reported { order, json });
+        }
         self.plan = plan;
         lines
     }
@@ -276,12 +343,12 @@ impl RawGitRun {
         self.plan.sources.len() as u32
     }
 
-    /// Verifies the sources planned, `first..end` of them, reporting each
-    /// event to `sink` as it happens.
-    pub fn verify(&mut self, files: RawFiles, sink: &RawSink, first: u32, end: u32) {
+    /// Verifies part `part` (from 0) of `parts` of the sources planned
+    /// (gitverify's `verify_part_without_threads_in`: several instances,
+    /// one a worker, share the work), reporting each event to `sink` as it
+    /// happens.
+    pub fn verify(&mut self, files: RawFiles, sink: &RawSink, part: u32, parts: u32) {
         let files = JsFiles(OneThread(files));
-        let end = (end as usize).min(self.plan.sources.len());
-        let first = (first as usize).min(end);
         let options = Options {
             threads: 1,
             content: self.args.content,
@@ -289,17 +356,72 @@ impl RawGitRun {
         };
         let mut sink = JsSink {
             sink: OneThread(sink),
-            summary: &mut self.summary,
+            tally: &mut self.tally,
         };
-        let sources = &self.plan.sources[first..end];
-        gitverify::verify_without_threads_in(&files, sources, &options, &mut sink);
+        let share = (part as usize, parts.max(1) as usize);
+        let sources = &self.plan.sources;
+        gitverify::verify_part_without_threads_in(&files, sources, &options, share, &mut sink);
+    }
+
+    /// A file another instance began verifying (its `source` event).
+    #[wasm_bindgen(js_name = addSource)]
+    pub fn add_source(&mut self) {
+        self.tally.files += 1;
+    }
+
+    /// Objects another instance verified (its `verified` event).
+    #[wasm_bindgen(js_name = addVerified)]
+    pub fn add_verified(&mut self, commits: u32, trees: u32, blobs: u32, tags: u32) {
+        let more = Counts {
+            commits: commits.into(),
+            trees: trees.into(),
+            blobs: blobs.into(),
+            tags: tags.into(),
+        };
+        add_counts(&mut self.tally.counts, &more);
+    }
+
+    /// A finding another instance reported: its JSON object and the
+    /// object's fields it sorts by.
+    #[wasm_bindgen(js_name = addFinding)]
+    pub fn add_finding(
+        &mut self,
+        json: String,
+        file: &str,
+        pack_offset: Option<f64>,
+        id: &str,
+        check: &str,
+    ) {
+        let order = (
+            PathBuf::from(file),
+            offset(pack_offset),
+            digest(id),
+            check.into(),
+        );
+        self.tally.findings.push(Reported { order, json });
+    }
+
+    /// Damage another instance reported: its JSON object and the fields
+    /// it sorts by.
+    #[wasm_bindgen(js_name = addDamage)]
+    pub fn add_damage(
+        &mut self,
+        json: String,
+        file: &str,
+        at: Option<f64>,
+        id: Option<String>,
+        message: &str,
+    ) {
+        let id = id.as_deref().and_then(digest);
+        let order = (PathBuf::from(file), offset(at), id, message.into());
+        self.tally.damage.push(Reported { order, json });
     }
 
     /// The summary line the command prints last.
     #[wasm_bindgen(js_name = summaryLine)]
-    pub fn summary_line(&mut self) -> String {
-        self.summary.sort();
-        output::summary_line(&self.summary)
+    pub fn summary_line(&self) -> String {
+        let t = &self.tally;
+        output::summary_line_of(&t.counts, t.files, t.findings.len(), t.damage.len())
     }
 
     /// The hint printed after the summary when there are findings.
@@ -311,19 +433,23 @@ impl RawGitRun {
     /// The JSON document of `--json`.
     #[wasm_bindgen(js_name = jsonDocument)]
     pub fn json_document(&mut self) -> String {
-        self.summary.sort();
-        output::json(&self.summary, &self.plan.alternates, self.args.content)
+        self.tally.sort();
+        let t = &self.tally;
+        let findings: Vec<String> = t.findings.iter().map(|r| r.json.clone()).collect();
+        let damage: Vec<String> = t.damage.iter().map(|r| r.json.clone()).collect();
+        let (alternates, content) = (&self.plan.alternates, self.args.content);
+        output::json_document(&t.counts, t.files, &findings, &damage, alternates, content)
     }
 
     /// Collisions found so far.
     #[wasm_bindgen(getter)]
     pub fn findings(&self) -> u32 {
-        self.summary.findings.len() as u32
+        self.tally.findings.len() as u32
     }
 
     /// The exit status: 3 a collision, 1 damage alone, 0 clean.
     #[wasm_bindgen(js_name = exitCode)]
     pub fn exit_code(&self) -> i32 {
-        self.summary.exit_code()
+        Summary::exit_code_of(self.tally.findings.len(), self.tally.damage.len())
     }
 }
