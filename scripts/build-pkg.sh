@@ -32,6 +32,9 @@ for target in web nodejs; do
 done
 wasm-pack --quiet build --release --target nodejs --out-dir "$out/cli" \
   --out-name sha1dcsum_cli "$root/bindings/cli"
+# sha1dc-wasm/git and the git-sha1dc command: gitverify (bindings/git).
+wasm-pack --quiet build --release --target web --out-dir "$out/git" \
+  --out-name gitverify "$root/bindings/git"
 if ! cmp -s "$out/web/sha1dc_wasm_bg.wasm" "$out/nodejs/sha1dc_wasm_bg.wasm"; then
   echo "build-pkg: the web and nodejs builds produced different .wasm files" >&2
   exit 1
@@ -58,6 +61,7 @@ cp "$out/web/sha1dc_wasm.d.ts" pkg/wasm/sha1dc_wasm.d.ts
 cp "$out/nodejs/sha1dc_wasm.js" pkg/wasm/sha1dc_wasm_node.cjs
 cp "$out/cli/sha1dcsum_cli_bg.wasm" pkg/wasm/sha1dcsum_cli_bg.wasm
 cp "$out/cli/sha1dcsum_cli.js" pkg/wasm/sha1dcsum_cli.cjs
+cp "$out/git/gitverify_bg.wasm" "$out/git/gitverify.js" pkg/wasm/
 cp npm/package.json pkg/
 
 # The package's version is the crate's.

@@ -3,6 +3,7 @@
 //! pack.
 
 use crate::error::BundleError;
+use crate::pack::ByteSource;
 
 /// Where the pack starts in a bundle whose first bytes are `head`
 /// (`None`: its header does not end within them), or why it is not one
@@ -33,17 +34,17 @@ pub fn pack_start(head: &[u8]) -> Result<Option<usize>, BundleError> {
     Ok(None)
 }
 
-/// Where the pack starts in the bundle file at `path`.
-pub fn read_header(path: &std::path::Path) -> Result<u64, BundleError> {
-    use std::io::Read;
+/// Where the pack starts in the bundle `file`.
+pub fn read_header(file: &dyn ByteSource) -> Result<u64, BundleError> {
     let unreadable = |e: std::io::Error| BundleError::Unreadable(e.into());
-    let file = crate::open_regular(path).map_err(unreadable)?;
     // A header of refs can be long, but not longer than the file.
     let mut head = Vec::new();
-    let mut reader = file.take(64 << 20);
+    let most = file.len().min(64 << 20);
     loop {
+        let at = head.len() as u64;
+        let n = (most - at).min(65536) as usize;
         let mut chunk = [0u8; 65536];
-        let n = reader.read(&mut chunk).map_err(unreadable)?;
+        file.read_at(at, &mut chunk[..n]).map_err(unreadable)?;
         head.extend_from_slice(&chunk[..n]);
         if head.len() >= 16 && !is_bundle(&head) {
             return Err(BundleError::NotABundle);

@@ -1,9 +1,18 @@
-//! zlib streams inflated by libdeflate (chosen by measurement:
-//! benches/inflate.rs) into a buffer of the size the entry declares.
+//! zlib streams inflated into a buffer of the size the entry declares.
+//! The inflater is chosen by measurement (benches/inflate.rs, README), once,
+//! here: libdeflate natively, zlib-rs in WebAssembly (libdeflate is C, which
+//! the wasm32 build has no compiler for). Both sit below one `Raw` call;
+//! the sizes, bounds and errors are worked out above it, once.
 
-use std::ptr::NonNull;
+#[cfg(not(target_arch = "wasm32"))]
+mod libdeflate;
+#[cfg(any(target_arch = "wasm32", test))]
+mod zlib;
 
-use libdeflate_sys as sys;
+#[cfg(not(target_arch = "wasm32"))]
+use libdeflate::Libdeflate as Chosen;
+#[cfg(target_arch = "wasm32")]
+use zlib::ZlibRs as Chosen;
 
 /// The most bytes deflate can make of one compressed byte is about 1032
 /// (a 258-byte match per two bits, at best): a declared size beyond that
@@ -58,12 +67,9 @@ impl std::fmt::Display for InflateError {
     }
 }
 
-/// One libdeflate decompressor (its tables are reused across streams).
-pub struct Inflater(NonNull<sys::libdeflate_decompressor>);
-
-// SAFETY: the decompressor is plain memory owned by this value; libdeflate
-// keeps no thread-local or global state for it.
-unsafe impl Send for Inflater {}
+/// One inflater of the kind chosen (its tables and window reused across
+/// streams).
+pub struct Inflater(Chosen);
 
 impl Default for Inflater {
     fn default() -> Self {
@@ -72,11 +78,9 @@ impl Default for Inflater {
 }
 
 impl Inflater {
-    /// A decompressor; aborts like any allocation when memory is exhausted.
+    /// An inflater; aborts like any allocation when memory is exhausted.
     pub fn new() -> Self {
-        // SAFETY: FFI call without arguments; a null result is handled.
-        let ptr = unsafe { sys::libdeflate_alloc_decompressor() };
-        Inflater(NonNull::new(ptr).expect("libdeflate could not allocate a decompressor"))
+        Inflater(Chosen::new())
     }
 
     /// Inflates the zlib stream at the start of `input` into `out`
@@ -88,97 +92,167 @@ impl Inflater {
         size: u64,
         out: &mut Vec<u8>,
     ) -> Result<usize, InflateError> {
-        let too_large = InflateError::TooLarge {
-            declared: size,
-            compressed: input.len() as u64,
-        };
-        if size > (input.len() as u64).saturating_mul(MAX_RATIO) + 64 {
-            return Err(too_large);
-        }
-        let size_usize = usize::try_from(size).map_err(|_| too_large.clone())?;
-        out.clear();
-        out.try_reserve_exact(size_usize)
-            .map_err(|_| too_large.clone())?;
-        match self.raw(input, out, size_usize)? {
-            (used, written) if written == size_usize => Ok(used),
-            (_, written) => Err(InflateError::ShorterThanDeclared {
-                declared: size,
-                actual: written as u64,
-            }),
-        }
+        inflate_sized(&mut self.0, input, size, out)
     }
 
     /// Inflates a stream whose size is not known beforehand (a loose
     /// object), growing `out` up to the ratio's bound. Returns the
     /// compressed bytes the stream took.
     pub fn inflate_any(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<usize, InflateError> {
-        let most = (input.len() as u64).saturating_mul(MAX_RATIO) + 64;
-        let mut room = (input.len() as u64 * 4 + 256).min(most);
-        loop {
-            let room_usize = usize::try_from(room).map_err(|_| InflateError::TooLarge {
-                declared: room,
-                compressed: input.len() as u64,
-            })?;
-            out.clear();
-            out.try_reserve_exact(room_usize)
-                .map_err(|_| InflateError::TooLarge {
-                    declared: room,
-                    compressed: input.len() as u64,
-                })?;
-            match self.raw(input, out, room_usize) {
-                Err(InflateError::LongerThanDeclared { .. }) if room < most => {
-                    room = (room * 4).min(most);
-                }
-                Err(InflateError::LongerThanDeclared { .. }) => return Err(InflateError::Damaged),
-                other => return other.map(|(used, _)| used),
-            }
-        }
+        inflate_unsized(&mut self.0, input, out)
     }
+}
 
-    /// libdeflate into the first `room` bytes of `out`'s capacity; sets
-    /// `out`'s length to what was written. Returns (bytes read, written).
+/// What each inflater does: one zlib stream at the start of `input` into
+/// the first `room` bytes of `out`'s capacity (`out` empty), `out`'s
+/// length set to what was written. Returns (bytes read, bytes written);
+/// [`InflateError::LongerThanDeclared`] when the stream needs more room,
+/// [`InflateError::Damaged`] when it is not a whole valid stream.
+trait Raw {
     fn raw(
         &mut self,
         input: &[u8],
         out: &mut Vec<u8>,
         room: usize,
-    ) -> Result<(usize, usize), InflateError> {
-        debug_assert!(out.capacity() >= room && out.is_empty());
-        let mut used = 0usize;
-        let mut written = 0usize;
-        // SAFETY: `input` is readable for its length and `out` writable for
-        // `room` bytes (its capacity); libdeflate writes no more than that,
-        // and reports in `written` how many it did write, all initialised.
-        let result = unsafe {
-            let r = sys::libdeflate_zlib_decompress_ex(
-                self.0.as_ptr(),
-                input.as_ptr().cast(),
-                input.len(),
-                out.as_mut_ptr().cast(),
-                room,
-                &mut used,
-                &mut written,
-            );
-            if r == sys::libdeflate_result_LIBDEFLATE_SUCCESS {
-                out.set_len(written);
+    ) -> Result<(usize, usize), InflateError>;
+}
+
+fn inflate_sized(
+    raw: &mut impl Raw,
+    input: &[u8],
+    size: u64,
+    out: &mut Vec<u8>,
+) -> Result<usize, InflateError> {
+    let too_large = InflateError::TooLarge {
+        declared: size,
+        compressed: input.len() as u64,
+    };
+    if size > (input.len() as u64).saturating_mul(MAX_RATIO) + 64 {
+        return Err(too_large);
+    }
+    let size_usize = usize::try_from(size).map_err(|_| too_large.clone())?;
+    out.clear();
+    out.try_reserve_exact(size_usize)
+        .map_err(|_| too_large.clone())?;
+    match raw.raw(input, out, size_usize)? {
+        (used, written) if written == size_usize => Ok(used),
+        (_, written) => Err(InflateError::ShorterThanDeclared {
+            declared: size,
+            actual: written as u64,
+        }),
+    }
+}
+
+fn inflate_unsized(
+    raw: &mut impl Raw,
+    input: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<usize, InflateError> {
+    let most = (input.len() as u64).saturating_mul(MAX_RATIO) + 64;
+    let mut room = (input.len() as u64 * 4 + 256).min(most);
+    loop {
+        let room_usize = usize::try_from(room).map_err(|_| InflateError::TooLarge {
+            declared: room,
+            compressed: input.len() as u64,
+        })?;
+        out.clear();
+        out.try_reserve_exact(room_usize)
+            .map_err(|_| InflateError::TooLarge {
+                declared: room,
+                compressed: input.len() as u64,
+            })?;
+        match raw.raw(input, out, room_usize) {
+            Err(InflateError::LongerThanDeclared { .. }) if room < most => {
+                room = (room * 4).min(most);
             }
-            r
-        };
-        match result {
-            sys::libdeflate_result_LIBDEFLATE_SUCCESS => Ok((used, written)),
-            sys::libdeflate_result_LIBDEFLATE_INSUFFICIENT_SPACE => {
-                Err(InflateError::LongerThanDeclared {
-                    declared: room as u64,
-                })
-            }
-            _ => Err(InflateError::Damaged),
+            Err(InflateError::LongerThanDeclared { .. }) => return Err(InflateError::Damaged),
+            other => return other.map(|(used, _)| used),
         }
     }
 }
 
-impl Drop for Inflater {
-    fn drop(&mut self) {
-        // SAFETY: allocated by libdeflate_alloc_decompressor, freed once.
-        unsafe { sys::libdeflate_free_decompressor(self.0.as_ptr()) }
+#[cfg(test)]
+mod tests {
+    use super::libdeflate::Libdeflate;
+    use super::zlib::ZlibRs;
+    use super::*;
+
+    fn zlib(data: &[u8]) -> Vec<u8> {
+        miniz_oxide::deflate::compress_to_vec_zlib(data, 6)
+    }
+
+    /// Both inflaters give the same answer (bytes, bytes taken, error) on
+    /// whole and mis-sized streams; on cut and damaged ones the same bytes
+    /// where they inflate, and an error where either errs (a damaged stream
+    /// that is also longer than declared may be named by either fault).
+    #[test]
+    fn zlib_rs_answers_as_libdeflate_does() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut a, mut b) = (Libdeflate::new(), ZlibRs::new());
+        let (mut out_a, mut out_b) = (Vec::new(), Vec::new());
+        let mut checked = 0;
+        for len in [0usize, 1, 63, 64, 1000, 70_000] {
+            let data: Vec<u8> = (0..len)
+                .map(|i| (next() % 7) as u8 ^ (i as u8 & 1))
+                .collect();
+            let whole = zlib(&data);
+            let mut trailing = whole.clone();
+            trailing.extend_from_slice(b"next entry");
+            let mut inputs = vec![whole.clone(), trailing];
+            for cut in [1, 4, whole.len() / 2] {
+                inputs.push(whole[..whole.len().saturating_sub(cut)].to_vec());
+            }
+            for _ in 0..8 {
+                let mut flipped = whole.clone();
+                let at = next() as usize % flipped.len();
+                flipped[at] ^= 1 << (next() % 8);
+                inputs.push(flipped);
+            }
+            for (i, input) in inputs.iter().enumerate() {
+                let whole = i < 2;
+                for size in [
+                    len as u64,
+                    len as u64 + 1,
+                    (len as u64).saturating_sub(1),
+                    0,
+                ] {
+                    let ra = inflate_sized(&mut a, input, size, &mut out_a);
+                    let rb = inflate_sized(&mut b, input, size, &mut out_b);
+                    let either = |r: &Result<usize, InflateError>| {
+                        matches!(
+                            r,
+                            Err(InflateError::Damaged | InflateError::LongerThanDeclared { .. })
+                        )
+                    };
+                    if whole || !(either(&ra) && either(&rb)) {
+                        assert_eq!(ra, rb, "length {len}, declared {size}, input {i}");
+                    }
+                    if ra.is_ok() {
+                        assert_eq!(out_a, out_b);
+                    }
+                    checked += 1;
+                }
+                let ra = inflate_unsized(&mut a, input, &mut out_a);
+                let rb = inflate_unsized(&mut b, input, &mut out_b);
+                assert_eq!(ra, rb, "length {len}, size unknown, input {i}");
+                if ra.is_ok() {
+                    assert_eq!(out_a, out_b);
+                }
+            }
+        }
+        assert!(checked > 300);
+        // The whole stream, with bytes after it: both say where it ended.
+        let data = vec![7u8; 5000];
+        let mut input = zlib(&data);
+        let end = input.len();
+        input.extend_from_slice(&[1, 2, 3]);
+        assert_eq!(inflate_sized(&mut b, &input, 5000, &mut out_b), Ok(end));
+        assert_eq!(out_b, data);
     }
 }

@@ -16,9 +16,11 @@
 #![deny(missing_docs)]
 
 mod bundle;
+pub mod command;
 mod delta;
 pub mod entry;
 mod error;
+pub mod files;
 mod hashing;
 mod idx;
 pub mod inflate;
@@ -41,9 +43,12 @@ pub use error::{
     BundleError, EntryError, IndexError, IoError, LooseError, Mismatch, PackHeaderError, Problem,
     SourceError,
 };
+pub use files::{FileKind, Files, SystemFiles};
 pub use pack::ByteSource;
 pub use report::{Check, Counts, Damage, Event, Finding, Sink, Summary, Verified};
-pub use sources::{Source, alternates, current_sources, sources};
+pub use sources::{
+    Source, alternates, alternates_in, current_sources, current_sources_in, sources, sources_in,
+};
 
 use report::{Outlet, OwnedEvent};
 
@@ -51,27 +56,6 @@ use report::{Outlet, OwnedEvent};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
-
-/// Opens `path` for reading if it is a regular file (or a link to one):
-/// a FIFO or device where a pack or object should be is damage, not a
-/// read that never ends.
-pub(crate) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    std::fs::File::open(path)
-}
-
-/// [`open_regular`], read whole.
-pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    open_regular(path)?.read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
 
 /// How to verify.
 #[derive(Clone, Debug)]
@@ -114,7 +98,7 @@ impl Options {
 pub fn verify(sources: &[Source], options: &Options, on_event: &mut dyn FnMut(&Event)) {
     with_threads(on_event, |out| {
         for source in sources {
-            verify::verify_source(source, options, out);
+            verify::verify_source(&SystemFiles, source, options, verify::Part::WHOLE, out);
         }
     });
 }
@@ -124,6 +108,17 @@ pub fn verify(sources: &[Source], options: &Options, on_event: &mut dyn FnMut(&E
 /// as it happens, the same events [`verify`] reports. [`Options::threads`]
 /// is not used.
 pub fn verify_without_threads(sources: &[Source], options: &Options, sink: &mut dyn Sink) {
+    verify_without_threads_in(&SystemFiles, sources, options, sink);
+}
+
+/// [`verify_without_threads`], the sources read from `files` (a
+/// WebAssembly front end's, whose JavaScript reads the files).
+pub fn verify_without_threads_in(
+    files: &dyn Files,
+    sources: &[Source],
+    options: &Options,
+    sink: &mut dyn Sink,
+) {
     let options = Options {
         threads: 1,
         ..options.clone()
@@ -132,7 +127,40 @@ pub fn verify_without_threads(sources: &[Source], options: &Options, sink: &mut 
     let deliver = |event| report::deliver_to(&sink, event);
     let out = Outlet::Direct(&deliver);
     for source in sources {
-        verify::verify_source(source, &options, &out);
+        verify::verify_source(files, source, &options, verify::Part::WHOLE, &out);
+    }
+}
+
+/// Part `part` (from 0) of `parts` of [`verify_without_threads_in`], for
+/// several verifications that share the work without sharing memory (one
+/// WebAssembly instance each, on workers): each walks every `parts`-th
+/// delta tree of the packs that have an index; source `i` as a whole (its
+/// object count, trailer and index, or all of it where it cannot be
+/// shared: a pack without an index, a bundle, loose objects) falls to part
+/// `i % parts`. Together the parts report exactly the events one
+/// verification of all of it reports (in another order).
+pub fn verify_part_without_threads_in(
+    files: &dyn Files,
+    sources: &[Source],
+    options: &Options,
+    (part, parts): (usize, usize),
+    sink: &mut dyn Sink,
+) {
+    let options = Options {
+        threads: 1,
+        ..options.clone()
+    };
+    let parts = parts.max(1);
+    let sink = std::sync::Mutex::new(sink);
+    let deliver = |event| report::deliver_to(&sink, event);
+    let out = Outlet::Direct(&deliver);
+    for (i, source) in sources.iter().enumerate() {
+        let share = verify::Part {
+            index: part % parts,
+            of: parts,
+            leads: i % parts == part % parts,
+        };
+        verify::verify_source(files, source, &options, share, &out);
     }
 }
 
@@ -171,7 +199,7 @@ pub fn verify_pack_from(
 ) {
     let data = pack::PackData::new(pack);
     with_threads(on_event, |out| {
-        verify::verify_pack(&data, name, None, options, out);
+        verify::verify_pack(&data, name, None, options, verify::Part::WHOLE, out);
     });
 }
 

@@ -10,6 +10,7 @@ use sha1dc_wasm::git::ObjectKind;
 use crate::Options;
 use crate::entry;
 use crate::error::{LooseError, Problem};
+use crate::files::Files;
 use crate::hashing::Batcher;
 use crate::inflate::Inflater;
 use crate::processor::Processor;
@@ -17,29 +18,27 @@ use crate::report::{FileDamage, Outlet, OwnedEvent};
 
 /// Every loose object under `objects` (the `xx/` directories), in name
 /// order, and how many files there are named by 64-digit (SHA-256) ids.
-fn list(objects: &Path) -> (Vec<(PathBuf, Digest)>, u64) {
+fn list(files: &dyn Files, objects: &Path) -> (Vec<(PathBuf, Digest)>, u64) {
     let (mut out, mut sha256) = (Vec::new(), 0);
-    let Ok(dirs) = std::fs::read_dir(objects) else {
+    let Ok(mut dirs) = files.list(objects) else {
         return (out, sha256);
     };
-    let mut dirs: Vec<_> = dirs.filter_map(|e| e.ok()).collect();
-    dirs.sort_by_key(|e| e.file_name());
+    dirs.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     for d in dirs {
-        let name = d.file_name();
+        let name = d.file_name().unwrap_or_default();
         let Some(prefix) = name.to_str().filter(|n| is_hex(n, 2)) else {
             continue;
         };
-        let Ok(files) = std::fs::read_dir(d.path()) else {
+        let Ok(mut list) = files.list(&d) else {
             continue;
         };
-        let mut files: Vec<_> = files.filter_map(|e| e.ok()).collect();
-        files.sort_by_key(|e| e.file_name());
-        for f in files {
-            let name = f.file_name();
+        list.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+        for f in list {
+            let name = f.file_name().unwrap_or_default();
             if let Some(rest) = name.to_str().filter(|n| is_hex(n, 38)) {
                 let hex = format!("{prefix}{rest}");
                 if let Ok(id) = hex.parse::<Digest>() {
-                    out.push((f.path(), id));
+                    out.push((f.clone(), id));
                 }
             }
             sha256 += u64::from(name.to_str().is_some_and(|n| is_hex(n, 62)));
@@ -81,8 +80,13 @@ fn parse(raw: &[u8]) -> Result<(ObjectKind, &[u8]), LooseError> {
 }
 
 /// Reads and inflates one loose object's file into `raw`.
-fn read(path: &Path, inflater: &mut Inflater, raw: &mut Vec<u8>) -> Result<(), Problem> {
-    let bytes = crate::read_regular(path).map_err(|e| Problem::Unreadable(e.into()))?;
+fn read(
+    files: &dyn Files,
+    path: &Path,
+    inflater: &mut Inflater,
+    raw: &mut Vec<u8>,
+) -> Result<(), Problem> {
+    let bytes = crate::files::read(files, path).map_err(|e| Problem::Unreadable(e.into()))?;
     let corrupt = Problem::CorruptLoose;
     match inflater.inflate_any(&bytes, raw) {
         Err(e) => Err(corrupt(LooseError::Inflate(e))),
@@ -95,8 +99,8 @@ fn read(path: &Path, inflater: &mut Inflater, raw: &mut Vec<u8>) -> Result<(), P
 }
 
 /// Verifies every loose object under `objects`; its id must be its name.
-pub fn verify_loose(objects: &Path, options: &Options, out: &Outlet<'_>) {
-    let (objects_list, sha256) = list(objects);
+pub fn verify_loose(files: &dyn Files, objects: &Path, options: &Options, out: &Outlet<'_>) {
+    let (objects_list, sha256) = list(files, objects);
     if sha256 > 0 {
         FileDamage::new(out.clone(), objects).report(None, None, Problem::Sha256Loose(sha256));
     }
@@ -112,7 +116,7 @@ pub fn verify_loose(objects: &Path, options: &Options, out: &Outlet<'_>) {
     let mut raw = Vec::new();
     for (i, (path, _)) in objects_list.iter().enumerate() {
         let report = FileDamage::new(out.clone(), path);
-        let made = read(path, &mut inflater, &mut raw)
+        let made = read(files, path, &mut inflater, &mut raw)
             .and_then(|()| parse(&raw).map_err(Problem::CorruptLoose));
         match made {
             Ok((kind, content)) => batcher.object(i as u32, None, kind, Rc::new(content.to_vec())),

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::report::{Check, Damage, Finding, Summary};
+use crate::report::{Check, Counts, Damage, Finding, Summary};
 
 /// A finding as one line of text.
 pub fn finding_line(f: &Finding) -> String {
@@ -45,7 +45,8 @@ fn opt_number(n: Option<u64>) -> String {
     n.map_or("null".into(), |n| n.to_string())
 }
 
-fn finding_json(f: &Finding) -> String {
+/// A finding as the JSON object the document lists.
+pub fn finding_json(f: &Finding) -> String {
     format!(
         "{{\"check\":\"{}\",\"id\":\"{}\",\"type\":\"{}\",\"size\":{},\"offset\":{},\"dv\":\"{}\",\"file\":{},\"pack_offset\":{}}}",
         f.check.name(),
@@ -59,7 +60,8 @@ fn finding_json(f: &Finding) -> String {
     )
 }
 
-fn damage_json(d: &Damage) -> String {
+/// Damage as the JSON object the document lists.
+pub fn damage_json(d: &Damage) -> String {
     format!(
         "{{\"file\":{},\"offset\":{},\"id\":{},\"message\":{}}}",
         json_string(&d.file.to_string_lossy()),
@@ -71,13 +73,34 @@ fn damage_json(d: &Damage) -> String {
 
 /// The whole run as one JSON document.
 pub fn json(summary: &Summary, alternates: &[PathBuf], content: bool) -> String {
-    let c = &summary.counts;
+    let findings: Vec<String> = summary.findings.iter().map(finding_json).collect();
+    let damage: Vec<String> = summary.damage.iter().map(damage_json).collect();
+    json_document(
+        &summary.counts,
+        summary.files,
+        &findings,
+        &damage,
+        alternates,
+        content,
+    )
+}
+
+/// The JSON document of a run from its parts: the findings and damage
+/// already as JSON objects ([`finding_json`], [`damage_json`]: parts of
+/// a run gathered from several verifications), in order.
+pub fn json_document(
+    counts: &Counts,
+    files: u64,
+    findings: &[String],
+    damage: &[String],
+    alternates: &[PathBuf],
+    content: bool,
+) -> String {
+    let c = counts;
     let alternates: Vec<String> = alternates
         .iter()
         .map(|p| json_string(&p.to_string_lossy()))
         .collect();
-    let findings: Vec<String> = summary.findings.iter().map(finding_json).collect();
-    let damage: Vec<String> = summary.damage.iter().map(damage_json).collect();
     format!(
         "{{\"objects\":{{\"commit\":{},\"tree\":{},\"blob\":{},\"tag\":{},\"total\":{}}},\"content_check\":{content},\"files\":{},\"findings\":[{}],\"damage\":[{}],\"alternates_not_verified\":[{}],\"exit\":{}}}",
         c.commits,
@@ -85,11 +108,11 @@ pub fn json(summary: &Summary, alternates: &[PathBuf], content: bool) -> String 
         c.blobs,
         c.tags,
         c.total(),
-        summary.files,
+        files,
         findings.join(","),
         damage.join(","),
         alternates.join(","),
-        summary.exit_code()
+        Summary::exit_code_of(findings.len(), damage.len())
     )
 }
 
@@ -108,7 +131,12 @@ pub const FIND_OBJECT_HINT: &str =
 
 /// The closing summary of the text form.
 pub fn summary_line(summary: &Summary) -> String {
-    let c = &summary.counts;
+    let (findings, damage) = (summary.findings.len(), summary.damage.len());
+    summary_line_of(&summary.counts, summary.files, findings, damage)
+}
+
+/// [`summary_line`] from a run's counts.
+pub fn summary_line_of(c: &Counts, files: u64, findings: usize, damage: usize) -> String {
     format!(
         "verified {} objects ({} commits, {} trees, {} blobs, {} tags) in {} files: {} collisions, {} damaged",
         c.total(),
@@ -116,9 +144,9 @@ pub fn summary_line(summary: &Summary) -> String {
         c.trees,
         c.blobs,
         c.tags,
-        summary.files,
-        summary.findings.len(),
-        summary.damage.len()
+        files,
+        findings,
+        damage
     )
 }
 

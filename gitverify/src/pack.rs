@@ -5,7 +5,6 @@
 //! (index-less, as git index-pack does).
 
 use std::fs::File;
-use std::path::Path;
 
 use sha1dc_wasm::git::ObjectKind;
 
@@ -86,11 +85,10 @@ pub struct PackData<'a> {
 }
 
 impl PackData<'static> {
-    /// The pack in `path` from byte `start` on (a bundle's pack follows
+    /// The pack in `file` from byte `start` on (a bundle's pack follows
     /// its header).
-    pub fn open(path: &Path, start: u64) -> std::io::Result<Self> {
-        let file = crate::open_regular(path)?;
-        let size = file.metadata()?.len();
+    pub fn open(file: Box<dyn ByteSource>, start: u64) -> std::io::Result<Self> {
+        let size = file.len();
         if size < start {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::UnexpectedEof,
@@ -98,7 +96,7 @@ impl PackData<'static> {
             ));
         }
         Ok(PackData {
-            source: Box::new(file),
+            source: file,
             start,
             len: size - start,
         })
@@ -126,7 +124,18 @@ impl<'a> PackData<'a> {
         let to = to.min(self.len);
         let from = from.min(to);
         buf.clear();
-        buf.resize((to - from) as usize, 0);
+        // Where memory is short (a WebAssembly instance's 4 GiB), an entry
+        // too large for it is an error that names its size, not an abort.
+        let len = usize::try_from(to - from).ok();
+        let room = len.filter(|&len| buf.try_reserve_exact(len).is_ok());
+        let Some(len) = room else {
+            let message = format!("{} bytes do not fit in memory", to - from);
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                message,
+            ));
+        };
+        buf.resize(len, 0);
         self.source.read_at(self.start + from, buf)
     }
 }
@@ -134,6 +143,12 @@ impl<'a> PackData<'a> {
 #[cfg(unix)]
 fn read_file_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
+}
+
+/// Where there are no files (WebAssembly without WASI) none is ever opened.
+#[cfg(not(any(unix, windows)))]
+fn read_file_at(_: &File, _: &mut [u8], _: u64) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
 }
 
 #[cfg(windows)]

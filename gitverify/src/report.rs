@@ -272,9 +272,15 @@ impl Summary {
     /// The command's exit status: 3 when a collision was found (whatever
     /// else was), 1 for damage alone, 0 when everything was verified clean.
     pub fn exit_code(&self) -> i32 {
-        if !self.findings.is_empty() {
+        Self::exit_code_of(self.findings.len(), self.damage.len())
+    }
+
+    /// [`Summary::exit_code`] of a run with `findings` collisions and
+    /// `damage` damaged parts.
+    pub fn exit_code_of(findings: usize, damage: usize) -> i32 {
+        if findings > 0 {
             3
-        } else if !self.damage.is_empty() {
+        } else if damage > 0 {
             1
         } else {
             0

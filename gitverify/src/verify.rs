@@ -9,7 +9,8 @@ use std::sync::atomic::AtomicUsize;
 use sha1dc_wasm::Digest;
 
 use crate::entry::EntryKind;
-use crate::error::{IndexError, Mismatch, Problem};
+use crate::error::{BundleError, IndexError, Mismatch, Problem};
+use crate::files::{self, Files};
 use crate::hashing::Batcher;
 use crate::idx::Index;
 use crate::pack::{self, EntryTable, NONE, PackData};
@@ -17,38 +18,92 @@ use crate::report::{FileDamage, Outlet, OwnedEvent};
 use crate::walk::{Children, Round, Walker};
 use crate::{Options, Source, bundle, layout, loose, threads};
 
-/// Verifies `source`, reporting on `out`.
-pub(crate) fn verify_source(source: &Source, options: &Options, out: &Outlet<'_>) {
+/// Which part of the work on one source a verification does: several
+/// verifications (WebAssembly instances, each its own memory and no
+/// threads) share a pack with its index, each walking every `of`-th delta
+/// tree; the one that `leads` also reports the source as a whole (its
+/// objects, trailer, index and what no tree explains), and alone verifies
+/// what cannot be shared (a pack without an index, a bundle, loose objects).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Part {
+    pub(crate) index: usize,
+    pub(crate) of: usize,
+    pub(crate) leads: bool,
+}
+
+impl Part {
+    /// All of the work.
+    pub(crate) const WHOLE: Part = Part {
+        index: 0,
+        of: 1,
+        leads: true,
+    };
+}
+
+/// Verifies `source` (`part` of it), reporting on `out`.
+pub(crate) fn verify_source(
+    files: &dyn Files,
+    source: &Source,
+    options: &Options,
+    part: Part,
+    out: &Outlet<'_>,
+) {
     let unreadable = |e: std::io::Error| Problem::Unreadable(e.into());
+    let shared = matches!(source, Source::Pack { index: Some(_), .. });
+    if !part.leads && !shared {
+        return;
+    }
     match source {
-        Source::Pack { pack, index } => match PackData::open(pack, 0) {
-            Ok(data) => {
-                let index = index.as_deref().and_then(|path| read_index(path, out));
-                verify_pack(&data, pack, index, options, out);
+        Source::Pack { pack, index } => {
+            match files::open_regular(files, pack).and_then(|f| PackData::open(f, 0)) {
+                Ok(data) => {
+                    let quiet = Outlet::Direct(&|_| {});
+                    let index_out = if part.leads { out } else { &quiet };
+                    let index = index
+                        .as_deref()
+                        .and_then(|p| read_index(files, p, index_out));
+                    if index.is_none() && !part.leads {
+                        return;
+                    }
+                    verify_pack(&data, pack, index, options, part, out);
+                }
+                Err(e) if part.leads => {
+                    FileDamage::new(out.clone(), pack).report(None, None, unreadable(e))
+                }
+                Err(_) => {}
             }
-            Err(e) => FileDamage::new(out.clone(), pack).report(None, None, unreadable(e)),
-        },
+        }
         Source::Bundle(path) => {
-            let opened = bundle::read_header(path)
-                .map_err(Problem::Bundle)
-                .and_then(|start| PackData::open(path, start).map_err(unreadable));
+            let opened = files::open_regular(files, path)
+                .map_err(|e| Problem::Bundle(BundleError::Unreadable(e.into())))
+                .and_then(|file| {
+                    let start = bundle::read_header(&*file).map_err(Problem::Bundle)?;
+                    PackData::open(file, start).map_err(unreadable)
+                });
             match opened {
-                Ok(data) => verify_pack(&data, path, None, options, out),
+                Ok(data) => verify_pack(&data, path, None, options, Part::WHOLE, out),
                 Err(problem) => FileDamage::new(out.clone(), path).report(None, None, problem),
             }
         }
-        Source::Loose(dir) => loose::verify_loose(dir, options, out),
+        Source::Loose(dir) => loose::verify_loose(files, dir, options, out),
         Source::Bytes(bytes) => {
             let data = PackData::new(bytes.as_slice());
-            verify_pack(&data, Path::new("<memory>"), None, options, out);
+            verify_pack(
+                &data,
+                Path::new("<memory>"),
+                None,
+                options,
+                Part::WHOLE,
+                out,
+            );
         }
     }
 }
 
 /// The index at `path`, or none (its damage reported: the pack is then
 /// verified without it).
-fn read_index(path: &Path, out: &Outlet<'_>) -> Option<Index> {
-    let parsed = crate::read_regular(path)
+fn read_index(files: &dyn Files, path: &Path, out: &Outlet<'_>) -> Option<Index> {
+    let parsed = files::read(files, path)
         .map_err(|e| IndexError::Unreadable(e.into()))
         .and_then(|b| Index::parse(&b));
     parsed
@@ -131,35 +186,44 @@ fn read_header(data: &PackData) -> Result<u32, Problem> {
     pack::header(&head, data.len()).map_err(Problem::PackHeader)
 }
 
-/// Verifies one pack: every object hashed and reported on `out`.
+/// Verifies one pack (`part` of its delta trees: a part that does not
+/// lead needs the index, and reports only what its trees find): every
+/// object hashed and reported on `out`.
 pub(crate) fn verify_pack(
     data: &PackData,
     file: &Path,
     index: Option<Index>,
     options: &Options,
+    part: Part,
     out: &Outlet<'_>,
 ) {
     let report = FileDamage::new(out.clone(), file);
     let count = match read_header(data) {
         Ok(n) => n,
+        Err(_) if !part.leads => return,
         Err(problem) => {
             out.send(OwnedEvent::Source(file.to_path_buf(), 0));
             return report.report(None, None, problem);
         }
     };
-    out.send(OwnedEvent::Source(file.to_path_buf(), u64::from(count)));
+    if part.leads {
+        out.send(OwnedEvent::Source(file.to_path_buf(), u64::from(count)));
+    }
     let mut kept: Vec<Option<Box<[u8]>>> = Vec::new();
     std::thread::scope(|scope| {
         let trailer = FileDamage::new(out.clone(), file);
         let laid_out = index.as_ref().map(|i| layout::from_index(data, i, count));
         let (mut table, indexed, done) = match laid_out {
             Some(Ok((table, crc_problems))) => {
-                for (offset, problem) in crc_problems {
-                    report.report(offset, None, problem);
+                if part.leads {
+                    for (offset, problem) in crc_problems {
+                        report.report(offset, None, problem);
+                    }
+                    spawn_trailer(scope, data, trailer, options.workers());
                 }
-                spawn_trailer(scope, data, trailer, options.workers());
                 (table, true, Vec::new())
             }
+            _ if !part.leads => return,
             other => {
                 if let Some(Err(problems)) = other {
                     for (offset, problem) in problems {
@@ -184,9 +248,13 @@ pub(crate) fn verify_pack(
             options,
             out,
         };
-        walks.rounds(&mut table, &mut resolved, !indexed);
+        // Laid out without the index, the pack is the leader's alone.
+        let share = if indexed { part } else { Part::WHOLE };
+        walks.rounds(&mut table, &mut resolved, !indexed, share);
         drop(kept);
-        explain_unresolved(&table, &resolved, &report);
+        if part.leads {
+            explain_unresolved(&table, &resolved, &report);
+        }
         if let Some(index) = &index {
             compare_ids(&table, &resolved, index, indexed, &report);
         }
@@ -238,7 +306,12 @@ impl Walks<'_> {
     /// Walks the delta trees in rounds: a REF_DELTA whose base is itself
     /// a delta (found index-less only once that base is hashed) waits for
     /// the next round, after the ids found link it (`link_ids`).
-    fn rounds(&self, table: &mut EntryTable, resolved: &mut Resolved, link_ids: bool) {
+    ///
+    /// Shared between parts, each walks every `of`-th tree of the first
+    /// round; all of that round's trees then count as tried, so that no
+    /// later round walks another part's.
+    fn rounds(&self, table: &mut EntryTable, resolved: &mut Resolved, link_ids: bool, part: Part) {
+        let mut first = true;
         // Entries a round has walked to (or from) and could not resolve: a
         // later round (after ids linked more bases) skips them, so that
         // each damage is reported once.
@@ -252,7 +325,16 @@ impl Walks<'_> {
             if roots.is_empty() {
                 return;
             }
-            let done = self.round(table, &children, &roots);
+            let mine: Vec<(u32, bool)> = if first && part.of > 1 {
+                let each = roots.iter().enumerate();
+                each.filter(|(i, _)| i % part.of == part.index)
+                    .map(|(_, &r)| r)
+                    .collect()
+            } else {
+                roots.clone()
+            };
+            first = false;
+            let done = self.round(table, &children, &mine);
             for &(root, _) in &roots {
                 tried[root as usize] = true;
                 children.each_below(root, |e| tried[e as usize] = true);

@@ -3,7 +3,7 @@
 // resolved through the exports map).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { after, test } from 'node:test';
@@ -38,6 +38,13 @@ test('npm pack, npm install, import and require', () => {
     'filter.cjs',
     'filter.mjs',
     'filtering.mjs',
+    'git-cli.mjs',
+    'git-core.mjs',
+    'git-files.mjs',
+    'git-memory.mjs',
+    'git-worker-node.mjs',
+    'git.d.ts',
+    'git.mjs',
     'hasher.cjs',
     'hasher.mjs',
     'index.d.cts',
@@ -56,6 +63,8 @@ test('npm pack, npm install, import and require', () => {
     'result.mjs',
     'stream.cjs',
     'stream.mjs',
+    'wasm/gitverify.js',
+    'wasm/gitverify_bg.wasm',
     'wasm/sha1dc_wasm.d.ts',
     'wasm/sha1dc_wasm.js',
     'wasm/sha1dc_wasm_base64.mjs',
@@ -132,8 +141,26 @@ test('npm pack, npm install, import and require', () => {
        export { dv, hex, p, q, b, w, named, written };`,
     );
     writeFileSync(join(app, 'types.cts'), "import m = require('sha1dc-wasm');\nconst x: string = m.sha1dc('abc').sha1;\nexport = x;\n");
-    node([tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'types.mts', 'types.cts'], app);
+    writeFileSync(
+      join(app, 'git.mts'),
+      `import { verifyGit, type GitFinding, type VerifyGitResult } from 'sha1dc-wasm/git';
+       const r: VerifyGitResult = await verifyGit({ pack: new Uint8Array(0), name: 'x.pack' }, {
+         content: true,
+         onFinding: (f: GitFinding) => void f.dv,
+         onProgress: ({ objects, total, bytes }) => void (objects + total + bytes),
+       });
+       const exit: 0 | 1 | 3 = r.exitCode;
+       const ids: string[] = r.report.findings.map((f) => f.id);
+       // @ts-expect-error a number is not an input
+       verifyGit(42);
+       export { exit, ids };`,
+    );
+    node([tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'types.mts', 'types.cts', 'git.mts'], app);
   }
+
+  // The second command, as `npx -p sha1dc-wasm git-sha1dc` runs it.
+  const version = JSON.parse(readFileSync(join(app, 'node_modules/sha1dc-wasm/package.json'), 'utf8')).version;
+  assert.equal(execFileSync(join(app, 'node_modules/.bin/git-sha1dc'), ['--version'], { cwd: app, encoding: 'utf8' }), `git-sha1dc ${version}\n`);
 
   // import.meta.resolve / require.resolve pick the Node entries.
   assert.match(node(['--input-type=module', '-e', "console.log(import.meta.resolve('sha1dc-wasm'))"], app), /node\.mjs$/);

@@ -2,14 +2,13 @@
 //! with SHA-1 collision detection (`git sha1dc`, as git runs any
 //! `git-NAME` on its PATH).
 
-mod args;
 mod progress;
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use gitverify::{Event, Options, Problem, SourceError, Summary, output};
+use gitverify::command::{self as args, Plan};
+use gitverify::{Event, Options, Summary, SystemFiles, output};
 
 fn main() -> ExitCode {
     let args = match args::parse(std::env::args_os().skip(1)) {
@@ -38,30 +37,24 @@ fn run(args: args::Args) -> i32 {
     if let Some(j) = args.jobs {
         options.threads = j;
     }
-    let mut summary = Summary::default();
-    let mut sources = Vec::new();
-    let mut unreadable = |file: PathBuf, error: SourceError| {
-        summary.damage.push(gitverify::Damage {
-            file,
-            offset: None,
-            id: None,
-            problem: Problem::Source(error),
-        })
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let var = |name| std::env::var_os(name).filter(|d| !d.is_empty());
+    let (git_dir, objects) = (var("GIT_DIR"), var("GIT_OBJECT_DIRECTORY"));
+    let Plan {
+        sources,
+        unreadable,
+        alternates,
+    } = args::plan(
+        &SystemFiles,
+        &args.paths,
+        &cwd,
+        git_dir.as_deref(),
+        objects.as_deref(),
+    );
+    let mut summary = Summary {
+        damage: unreadable,
+        ..Summary::default()
     };
-    if args.paths.is_empty() {
-        let cwd = std::env::current_dir().unwrap_or_default();
-        match gitverify::current_sources(&cwd) {
-            Ok(s) => sources = s,
-            Err(message) => unreadable(cwd, message),
-        }
-    }
-    for path in &args.paths {
-        match gitverify::sources(path) {
-            Ok(s) => sources.extend(s),
-            Err(message) => unreadable(path.clone(), message),
-        }
-    }
-    let alternates = gitverify::alternates(&sources);
     if !args.json {
         for d in &summary.damage {
             eprintln!("git-sha1dc: {}", d.problem);

@@ -1,7 +1,13 @@
-//! The command line: `git-sha1dc [-j N] [--json] [--content] [PATH...]`.
+//! `git-sha1dc`'s command line (`git-sha1dc [-j N] [--json] [--content]
+//! [PATH...]`) and what it names, for every front end that takes it: the
+//! Rust command and the npm package's.
 
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 
+use crate::{Damage, Files, Problem, Source};
+
+/// The help text.
 pub const USAGE: &str = "\
 Usage: git sha1dc [-j N] [--json] [--content] [--quiet] [PATH...]
 Verify every object of git repositories, packs and bundles with SHA-1
@@ -29,17 +35,25 @@ if there was damage too); 1 damage or unreadable input; 2 a usage error.
 /// Parsed arguments.
 #[derive(Debug, Default)]
 pub struct Args {
+    /// `-j N`: worker threads.
     pub jobs: Option<usize>,
+    /// `--json`.
     pub json: bool,
+    /// `--content`.
     pub content: bool,
+    /// `--quiet`.
     pub quiet: bool,
+    /// The paths named.
     pub paths: Vec<PathBuf>,
 }
 
 /// What the command line asks for.
 pub enum Parsed {
+    /// A verification.
     Run(Args),
+    /// `--help`.
     Help,
+    /// `--version`.
     Version,
 }
 
@@ -98,6 +112,56 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Parse
         }
     }
     Ok(Parsed::Run(out))
+}
+
+/// What a command line names: the sources to verify, the paths that name
+/// nothing verifiable (as damage, reported before the verification), and
+/// the object directories the sources borrow from, not verified.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// The sources, in the order named.
+    pub sources: Vec<Source>,
+    /// A path that names nothing verifiable, with why.
+    pub unreadable: Vec<Damage>,
+    /// `objects/info/alternates` of the repositories named.
+    pub alternates: Vec<PathBuf>,
+}
+
+/// The plan of `paths` in `files`; with no path, the current repository
+/// seen from `cwd` (with `$GIT_DIR` and `$GIT_OBJECT_DIRECTORY`, none
+/// where unset or empty).
+pub fn plan(
+    files: &dyn Files,
+    paths: &[PathBuf],
+    cwd: &Path,
+    git_dir: Option<&OsStr>,
+    object_directory: Option<&OsStr>,
+) -> Plan {
+    let mut plan = Plan::default();
+    let mut unreadable = |file: PathBuf, error| {
+        plan.unreadable.push(Damage {
+            file,
+            offset: None,
+            id: None,
+            problem: Problem::Source(error),
+        })
+    };
+    let mut sources = Vec::new();
+    if paths.is_empty() {
+        match crate::current_sources_in(files, cwd, git_dir, object_directory) {
+            Ok(s) => sources = s,
+            Err(message) => unreadable(cwd.to_path_buf(), message),
+        }
+    }
+    for path in paths {
+        match crate::sources_in(files, path) {
+            Ok(s) => sources.extend(s),
+            Err(message) => unreadable(path.clone(), message),
+        }
+    }
+    plan.alternates = crate::alternates_in(files, &sources);
+    plan.sources = sources;
+    plan
 }
 
 #[cfg(test)]

@@ -1,0 +1,134 @@
+// sha1dc-wasm/git in Node: verifies git packs (with or without their .idx), bundles and
+// repositories for SHA-1 collision attacks with git-sha1dc's verifier (gitverify, in
+// WebAssembly), streaming what it finds, ending with git-sha1dc's summary line and JSON. Files
+// on disk are verified on worker threads, each its own instance, sharing the delta trees of
+// each pack that has an index (the main thread adds up their events); bytes in memory on the
+// calling thread.
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { addEvent, argumentsOf, initSync, MemoryFiles, RawGitRun, verifyPart } from './git-core.mjs';
+import { NodeFiles } from './git-files.mjs';
+
+export { MemoryFiles, NodeFiles, RawGitRun };
+
+export const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
+
+let compiled = null;
+/** The module, compiled once (each worker instantiates it again). */
+function load() {
+  if (!compiled) {
+    compiled = new WebAssembly.Module(readFileSync(new URL('./wasm/gitverify_bg.wasm', import.meta.url)));
+    initSync({ module: compiled });
+  }
+  return compiled;
+}
+
+/** A run of git-sha1dc's command line `args` (RawGitRun), not yet planned. */
+export function newRun(args) {
+  load();
+  return new RawGitRun(args, VERSION);
+}
+
+/**
+ * Finds what `run`'s paths name in `files` (with no path, the repository at `cwd`, with
+ * $GIT_DIR and $GIT_OBJECT_DIRECTORY); returns the lines git-sha1dc prints before verifying.
+ */
+export function planRun(run, files, { cwd = process.cwd(), gitDir, objectDirectory } = {}) {
+  return run.plan(files, cwd, gitDir, objectDirectory);
+}
+
+/**
+ * Verifies planned `run` of command line `args`: on `jobs` worker threads for files on disk
+ * (NodeFiles), each an instance of its own sharing each indexed pack's delta trees, on this
+ * thread for files in memory or with one job. Calls `on(event)` as things happen (see
+ * git-core.mjs's verifyPart); once it resolves `run` holds the whole run's summary.
+ */
+export async function verifyRun(run, args, { files, cwd = process.cwd(), gitDir, objectDirectory, jobs, on = () => {} }) {
+  const module = load();
+  const parts = Math.min(Math.max(1, jobs || availableParallelism()), 64);
+  if (parts === 1 || !(files instanceof NodeFiles)) {
+    verifyPart(run, files, on);
+    return;
+  }
+  const base = { module, args, version: VERSION, cwd, gitDir, objectDirectory, parts };
+  const url = new URL('./git-worker-node.mjs', import.meta.url);
+  const workers = [];
+  for (let part = 0; part < parts; part++) workers.push(new Worker(url, { workerData: { ...base, part } }));
+  try {
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise((resolve, reject) => {
+            w.on('message', (e) => {
+              if (e.kind === 'end') return resolve();
+              addEvent(run, e);
+              on(e);
+            });
+            w.on('error', reject);
+            w.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`sha1dc-wasm/git: a worker ended with ${code}`))));
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/** The files and paths an input names: paths on disk, or a pack or bundle in memory. */
+function filesOf(input) {
+  if (typeof input === 'string') return { files: new NodeFiles(), paths: [input] };
+  if (Array.isArray(input)) return { files: new NodeFiles(), paths: input.map(String) };
+  if (input instanceof Uint8Array) input = { pack: input };
+  const { pack, index, bundle } = input ?? {};
+  if (pack instanceof Uint8Array) {
+    const name = input.name ?? 'memory.pack';
+    const entries = [[name, pack]];
+    if (index instanceof Uint8Array) entries.push([name.replace(/(\.pack)?$/, '.idx'), index]);
+    return { files: new MemoryFiles(entries), paths: [name] };
+  }
+  if (bundle instanceof Uint8Array) {
+    const name = input.name ?? 'memory.bundle';
+    return { files: new MemoryFiles([[name, bundle]]), paths: [name] };
+  }
+  throw new TypeError('sha1dc-wasm/git: verifyGit takes a path, paths, a Uint8Array pack, { pack, index? } or { bundle }');
+}
+
+/**
+ * Verifies every object of `input` (see git.d.ts); resolves to the run's summary line, JSON
+ * document and exit status, after calling the options' callbacks as things are found.
+ */
+export async function verifyGit(input, options = {}) {
+  const { files, paths } = filesOf(input);
+  const args = argumentsOf(paths, options);
+  const run = newRun(args);
+  try {
+    const progress = { objects: 0, total: 0, bytes: 0 };
+    const on = (e) => {
+      if (e.kind === 'source') {
+        progress.total += e.objects;
+        options.onSource?.({ file: e.file, objects: e.objects });
+      } else if (e.kind === 'verified') {
+        progress.objects += e.objects;
+        progress.bytes += e.bytes;
+        options.onProgress?.({ ...progress });
+      } else {
+        const { kind, json, ...found } = e;
+        (kind === 'finding' ? options.onFinding : options.onDamage)?.(found);
+      }
+    };
+    const notes = planRun(run, files);
+    await verifyRun(run, args, { files, jobs: options.jobs, on });
+    const json = run.jsonDocument();
+    return {
+      exitCode: run.exitCode(),
+      summary: run.summaryLine(),
+      notes: notes.split('\n').filter(Boolean),
+      json,
+      report: JSON.parse(json),
+    };
+  } finally {
+    run.free();
+    files.close();
+  }
+}
