@@ -294,7 +294,7 @@ impl Engine {
             if let Some(sha1_chain) = &mut self.record.sha1_chain {
                 self.platform.compress(sha1_chain, rest);
             }
-            rest = if self.config.use_filter && self.platform.detects_per_block(rest.len()) {
+            rest = if self.config.use_filter && self.platform.detects_per_block() {
                 self.detect_per_block(rest, report)
             } else {
                 self.detect_filtered_ahead(rest, report)

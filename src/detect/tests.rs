@@ -200,7 +200,7 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
     // there: the portable one stands for them.
     let mut forms: Vec<(String, Platform)> = vec![("portable".into(), Platform::Portable)];
     for backend in Backend::all() {
-        if !backend.other.detects_per_block(1) {
+        if !backend.other.detects_per_block() {
             continue;
         }
         if (backend.supported)() {

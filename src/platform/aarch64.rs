@@ -63,7 +63,7 @@ impl Kernels for Platform {
         }
     }
 
-    fn detects_per_block(self, _: usize) -> bool {
+    fn detects_per_block(self) -> bool {
         self == Platform::Neon
     }
 

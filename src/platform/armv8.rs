@@ -39,7 +39,7 @@ impl Kernels for Platform {
         unsafe { compress(chain, blocks) }
     }
 
-    fn detects_per_block(self, _: usize) -> bool {
+    fn detects_per_block(self) -> bool {
         false
     }
 

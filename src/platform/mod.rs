@@ -41,8 +41,8 @@ trait Kernels: Copy {
     /// Compresses `blocks` into `chain`.
     fn compress(self, chain: &mut [u32; 5], blocks: &[Block]);
 
-    /// Whether it detects a run of `blocks` blocks one block at a time.
-    fn detects_per_block(self, blocks: usize) -> bool;
+    /// Whether it detects one block at a time.
+    fn detects_per_block(self) -> bool;
 
     /// With detection one block at a time, stopping after the first block
     /// found to be half of a collision; `None` (nothing compressed) for a
@@ -124,14 +124,13 @@ impl Platform {
         }
     }
 
-    /// Whether it detects a run of `blocks` blocks one block at a time (the
-    /// per-block filter on the schedule the rounds store,
-    /// [`detect_per_block`](Self::detect_per_block)); otherwise they are
-    /// filtered ahead, one block per vector lane
+    /// Whether it detects one block at a time (the per-block filter on the
+    /// schedule the rounds store, [`detect_per_block`](Self::detect_per_block));
+    /// otherwise blocks are filtered ahead, one block per vector lane
     /// ([`filter_masks`](Self::filter_masks)).
     #[inline]
-    pub(crate) fn detects_per_block(self, blocks: usize) -> bool {
-        matches!(self, Platform::Arch(p) if p.detects_per_block(blocks))
+    pub(crate) fn detects_per_block(self) -> bool {
+        matches!(self, Platform::Arch(p) if p.detects_per_block())
     }
 
     /// Whether the rounds of a long call run the whole filter beside them

@@ -20,7 +20,7 @@ impl Kernels for Platform {
         match self {}
     }
 
-    fn detects_per_block(self, _: usize) -> bool {
+    fn detects_per_block(self) -> bool {
         match self {}
     }
 

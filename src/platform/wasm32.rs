@@ -1,8 +1,7 @@
 //! The wasm32 platform with simd128 (`sha1dc_simd128`): scalar rounds (wasm
-//! has no SHA instructions); a long run of blocks filtered ahead, four
-//! blocks per vector, a short one detected one block at a time with the
-//! 4-lane per-block filter on the schedule the scalar rounds store; the
-//! batch on four blocks per vector.
+//! has no SHA instructions), detection one block at a time with the 4-lane
+//! per-block filter on the schedule the scalar rounds store, and the
+//! filter ahead and the batch on four blocks per vector.
 //!
 //! simd128 is chosen when the module is compiled, not detected at run
 //! time: a build without it has only the portable backend (other.rs).
@@ -13,13 +12,6 @@ use crate::block::Block;
 use crate::detect::{self, Found};
 use crate::vector::OnVectors;
 use core::arch::wasm32::v128;
-
-/// Runs of this many blocks or more are filtered ahead, four blocks per
-/// vector, and compressed by the plain rounds between candidates: in V8
-/// the rounds that store the schedule for the per-block filter cost more
-/// than the lane filter saves; shorter runs are detected one block at a
-/// time, which needs no padded vector (docs/performance.md).
-const AHEAD_FROM: usize = 16;
 
 /// The wasm32 platform.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -48,8 +40,8 @@ impl Kernels for Platform {
         crate::compress::portable::compress_blocks(chain, blocks)
     }
 
-    fn detects_per_block(self, blocks: usize) -> bool {
-        blocks < AHEAD_FROM
+    fn detects_per_block(self) -> bool {
+        true
     }
 
     fn detect_per_block(

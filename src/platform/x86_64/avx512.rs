@@ -81,7 +81,7 @@ impl Kernels for Platform {
     }
 
     #[inline]
-    fn detects_per_block(self, _: usize) -> bool {
+    fn detects_per_block(self) -> bool {
         self != Platform::Avx512
     }
 

@@ -122,10 +122,10 @@ impl Kernels for Platform {
     }
 
     #[inline]
-    fn detects_per_block(self, blocks: usize) -> bool {
+    fn detects_per_block(self) -> bool {
         match self {
             Platform::ShaNiSse2(_) | Platform::ShaNiAvx2(_) => true,
-            Platform::Avx512(p) => p.detects_per_block(blocks),
+            Platform::Avx512(p) => p.detects_per_block(),
             Platform::Sse2 | Platform::Avx2 => false,
         }
     }
