@@ -21,11 +21,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 
-pack=${1:-$(ls /work/.mirror/git+git/repo/objects/pack/*.pack 2>/dev/null | head -n1)}
-[ -n "$pack" ] && [ -f "$pack" ] || { echo "no pack given and no snapshot of git/git found" >&2; exit 2; }
-pack=$(cd "$(dirname "$pack")" && pwd)/$(basename "$pack")
-idx=${pack%.pack}.idx
-[ -f "$idx" ] || { echo "$idx is missing" >&2; exit 2; }
+bench_pack "${1:-}"
 rounds=${ROUNDS:-3}
 work=${WORK:-/tmp/bench-verify-wasm}
 mkdir -p "$work"

@@ -123,3 +123,14 @@ wasm_toolchain() {
   fi
   command -v wasm-pack >/dev/null || { say "cargo install wasm-pack (about 4 minutes)"; cargo install wasm-pack --locked; }
 }
+
+# The pack a benchmark measures: its first argument, or the git/git
+# snapshot's; sets `pack` (an absolute path) and `idx` (beside it), and exits
+# 2 when either is missing.
+bench_pack() {
+  pack=${1:-$(ls /work/.mirror/git+git/repo/objects/pack/*.pack 2>/dev/null | head -n1)}
+  [ -n "$pack" ] && [ -f "$pack" ] || { echo "no pack given and no snapshot of git/git found" >&2; exit 2; }
+  pack=$(cd "$(dirname "$pack")" && pwd)/$(basename "$pack")
+  idx=${pack%.pack}.idx
+  [ -f "$idx" ] || { echo "$idx is missing" >&2; exit 2; }
+}
