@@ -12,6 +12,8 @@ import { TimeLeft } from './remaining.js';
 /** Verifying workers: one per core, at most four (`?git-workers=N` in the address to compare). */
 const WORKERS = Math.max(1, Math.min(Number(new URLSearchParams(globalThis.location?.search).get('git-workers')) ||
   globalThis.navigator?.hardwareConcurrency || 2, 4));
+/** The verifying workers' caches of a pack's blocks together (git-worker.js), in bytes. */
+const CACHE_BYTES = 384 << 20;
 /** How often the progress is redrawn while a check runs, in milliseconds. */
 const TICK_MS = 250;
 
@@ -24,9 +26,9 @@ const baseOf = (path) => path.slice(path.lastIndexOf('/') + 1);
 
 /**
  * Splits dropped files ({ file, path }) into what git-sha1dc verifies and the rest. A git
- * directory (a work tree's `.git`, a dropped `.git` folder, a bare repository) is a folder with
- * a `HEAD` file and files under `objects/`; all its files go to the verifier, named by the
- * folder. A `.pack` outside one whose first bytes say PACK goes with its `.idx` (when dropped
+ * directory (a work tree's `.git`, a dropped `.git` folder, a bare repository) is a dropped or
+ * picked folder, or one inside it, with a `HEAD` file and files under `objects/`; all its files
+ * go to the verifier, named by the folder. A `.pack` outside one whose first bytes say PACK goes with its `.idx` (when dropped
  * beside it); a `.bundle` whose first line says it is a git bundle. `head(item)` resolves to an
  * item's first bytes as text (only `.pack` and `.bundle` files are asked).
  * Resolves to { paths, entries: [path, Blob][], rest: items }.
@@ -36,9 +38,9 @@ export async function partition(items, head) {
   const gitDirs = items
     .filter((i) => baseOf(i.path) === 'HEAD')
     .map((i) => dirOf(i.path))
-    .filter((d) => items.some((i) => i.path.startsWith(d ? `${d}/objects/` : 'objects/')));
-  const inGitDir = (p) => gitDirs.some((d) => d === '' || p.startsWith(`${d}/`));
-  const paths = gitDirs.map((d) => d || '.');
+    .filter((d) => d && items.some((i) => i.path.startsWith(`${d}/objects/`)));
+  const inGitDir = (p) => gitDirs.some((d) => p.startsWith(`${d}/`));
+  const paths = [...gitDirs];
   const taken = new Set(items.filter((i) => inGitDir(i.path)).map((i) => i.path));
   for (const item of items) {
     if (taken.has(item.path)) continue;
@@ -213,7 +215,7 @@ class GitCheck {
         const w = new Worker(url, { type: 'module' });
         w.onmessage = ({ data }) => this.fromVerifier(data);
         w.onerror = (e) => this.fail(e.message);
-        w.postMessage({ ...start, role: 'verify', part, parts: WORKERS });
+        w.postMessage({ ...start, role: 'verify', part, parts: WORKERS, cacheBytes: CACHE_BYTES / WORKERS });
         this.workers.push(w);
       }
       this.running = WORKERS;
