@@ -17,6 +17,7 @@ import { parseExpected, compareExpected, statusOf } from './expected.js';
 import { exportText, exportJson, exportName } from './export.js';
 import { TimeLeft } from './remaining.js';
 import { filesFromDrop } from './folders.js';
+import { takeGit } from './git.js'; // repositories, packs and bundles: git.js
 
 const POOL_SIZE = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4));
 /** `?workers=1`: every file on one worker (no filter worker), to compare. */
@@ -301,7 +302,7 @@ ui.pickFiles.addEventListener('click', () => ui.input.click());
 ui.pickFolder.addEventListener('click', () => ui.folder.click());
 for (const input of [ui.input, ui.folder]) {
   input.addEventListener('change', () => {
-    addFiles(input.files);
+    takeGit({ files: [...input.files] }).then((drop) => addFiles(drop.files));
     input.value = '';
   });
 }
@@ -341,7 +342,7 @@ document.addEventListener('drop', (event) => {
   if (!event.dataTransfer) return;
   ui.dropNote.hidden = true;
   // Folders are walked (asynchronously); the drop's entries must be taken during the event.
-  filesFromDrop(event.dataTransfer).then(({ files, refused, unreadable }) => {
+  filesFromDrop(event.dataTransfer).then(takeGit).then(({ files, refused, unreadable }) => {
     addFiles(files);
     const notes = [];
     if (refused.length) notes.push(folderRefusedText(refused));

@@ -6,7 +6,7 @@
 // copies the package in). VERSION names the cache: change it when FILES changes, and the next
 // visit replaces the old cache.
 
-const VERSION = 'sha1dc-checker-v4';
+const VERSION = 'sha1dc-checker-v5';
 const FILES = [
   './',
   'index.html',
@@ -25,6 +25,10 @@ const FILES = [
   'chunks.js',
   'hashing.js',
   'reader.js',
+  // Repositories, packs and bundles (git.js).
+  'git.js',
+  'git-worker.js',
+  'git.css',
 ];
 
 /** A request for one of the site's files that skips the HTTP cache: the copy is current. */

@@ -391,7 +391,7 @@ describe('collision checker page', () => {
     for (const url of seen.requests) {
       if (url.startsWith('data:')) continue;
       const path = new URL(url).pathname;
-      assert.ok(/^\/(|index\.html|style\.css|(boot|app|format|expected|export|remaining|pool|render|groups|folders|worker|chunks|hashing|reader|sw)\.js|pkg\/[\w./-]+)$/.test(path), `unexpected request ${url}`);
+      assert.ok(/^\/(|index\.html|style\.css|git\.css|(boot|app|format|expected|export|remaining|pool|render|groups|folders|worker|chunks|hashing|reader|sw|git|git-worker)\.js|pkg\/[\w./-]+)$/.test(path), `unexpected request ${url}`);
     }
     assert.deepEqual(seen.problems, []);
   });
