@@ -45,7 +45,7 @@ pub use error::{
 };
 pub use files::{FileKind, Files, SystemFiles};
 pub use pack::ByteSource;
-pub use report::{Check, Counts, Damage, Event, Finding, Sink, Summary, Verified};
+pub use report::{Check, Counts, Damage, Event, Finding, Order, Sink, Summary, Verified};
 pub use sources::{
     Source, alternates, alternates_in, current_sources, current_sources_in, sources, sources_in,
 };

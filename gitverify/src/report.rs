@@ -116,6 +116,14 @@ impl Counts {
         }
     }
 
+    /// Adds the counts of another run (or part of one).
+    pub fn add_all(&mut self, more: &Counts) {
+        self.commits += more.commits;
+        self.trees += more.trees;
+        self.blobs += more.blobs;
+        self.tags += more.tags;
+    }
+
     /// All objects.
     pub fn total(&self) -> u64 {
         self.commits + self.trees + self.blobs + self.tags
@@ -227,6 +235,26 @@ impl<'a> FileDamage<'a> {
     }
 }
 
+/// Where a finding or damage sorts in a run's report: file, offset, object,
+/// then the check's name or the problem's words.
+pub type Order = (PathBuf, Option<u64>, Option<Digest>, String);
+
+impl Finding {
+    /// Its place in the report's order ([`Summary::sort`]).
+    pub fn order(&self) -> Order {
+        let check = self.check.name().to_string();
+        (self.file.clone(), self.pack_offset, Some(self.id), check)
+    }
+}
+
+impl Damage {
+    /// Its place in the report's order ([`Summary::sort`]).
+    pub fn order(&self) -> Order {
+        let problem = self.problem.to_string();
+        (self.file.clone(), self.offset, self.id, problem)
+    }
+}
+
 /// Everything a run found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -254,19 +282,8 @@ impl Summary {
     /// Puts the findings and the damage in one order (file, offset, then
     /// the rest), whatever order the workers found them in.
     pub fn sort(&mut self) {
-        self.findings.sort_by(|a, b| {
-            (&a.file, a.pack_offset, a.id, a.check.name()).cmp(&(
-                &b.file,
-                b.pack_offset,
-                b.id,
-                b.check.name(),
-            ))
-        });
-        self.damage.sort_by(|a, b| {
-            (&a.file, a.offset, a.id)
-                .cmp(&(&b.file, b.offset, b.id))
-                .then_with(|| a.problem.to_string().cmp(&b.problem.to_string()))
-        });
+        self.findings.sort_by_cached_key(Finding::order);
+        self.damage.sort_by_cached_key(Damage::order);
     }
 
     /// The command's exit status: 3 when a collision was found (whatever

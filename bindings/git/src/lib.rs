@@ -147,11 +147,10 @@ impl ByteSource for JsFile {
     }
 }
 
-/// A finding or damage as reported: the place it sorts by (as
-/// gitverify's `Summary::sort` orders them: file, offset, id, then the
-/// check's name or the message) and its JSON object.
+/// A finding or damage as reported: the place it sorts by (gitverify's
+/// `Order`, as `Summary::sort` orders them) and its JSON object.
 struct Reported {
-    order: (PathBuf, Option<u64>, Option<Digest>, String),
+    order: gitverify::Order,
     json: String,
 }
 
@@ -190,7 +189,7 @@ impl gitverify::Sink for JsSink<'_> {
                 let mut counts = Counts::default();
                 v.iter().for_each(|o| counts.add(o.kind));
                 let bytes: u64 = v.iter().map(|o| o.size).sum();
-                add_counts(&mut self.tally.counts, &counts);
+                self.tally.counts.add_all(&counts);
                 let n = |k: u64| k as u32;
                 let (c, t) = (n(counts.commits), n(counts.trees));
                 sink.verified(c, t, n(counts.blobs), n(counts.tags), bytes as f64)
@@ -198,29 +197,17 @@ impl gitverify::Sink for JsSink<'_> {
             Event::Finding(f) => {
                 let json = output::finding_json(f);
                 sink.finding(&output::finding_line(f), &json);
-                let order = (
-                    f.file.clone(),
-                    f.pack_offset,
-                    Some(f.id),
-                    f.check.name().into(),
-                );
+                let order = f.order();
                 self.tally.findings.push(Reported { order, json });
             }
             Event::Damage(d) => {
                 let json = output::damage_json(d);
                 sink.damage(&format!("damage: {d}"), &json);
-                let order = (d.file.clone(), d.offset, d.id, d.problem.to_string());
+                let order = d.order();
                 self.tally.damage.push(Reported { order, json });
             }
         }
     }
-}
-
-fn add_counts(to: &mut Counts, more: &Counts) {
-    to.commits += more.commits;
-    to.trees += more.trees;
-    to.blobs += more.blobs;
-    to.tags += more.tags;
 }
 
 fn offset(n: Option<f64>) -> Option<u64> {
@@ -329,7 +316,7 @@ impl RawGitRun {
             lines += &format!("git-sha1dc: {}\n", output::alternate_note(alternate));
         }
         for d in &plan.unreadable {
-            let order = (d.file.clone(), d.offset, d.id, d.problem.to_string());
+            let order = d.order();
             let json = output::damage_json(d);
             self.tally.damage.push(Reported { order, json });
         }
@@ -378,7 +365,7 @@ impl RawGitRun {
             blobs: blobs.into(),
             tags: tags.into(),
         };
-        add_counts(&mut self.tally.counts, &more);
+        self.tally.counts.add_all(&more);
     }
 
     /// A finding another instance reported: its JSON object and the
