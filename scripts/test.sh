@@ -28,7 +28,7 @@ native() {
   say "cargo clippy (library, sha1dcsum, gitverify and git-sha1dc, tests; the wasm32 bindings); the core builds without std"
   cargo clippy --all-targets -- -D warnings
   rust_target wasm32-unknown-unknown
-  cargo clippy --package sha1dc-wasm-bindings --package sha1dc-wasm-cli-bindings --target wasm32-unknown-unknown -- -D warnings
+  cargo clippy --package sha1dc-wasm-bindings --package sha1dc-wasm-cli-bindings --package sha1dc-wasm-git-bindings --target wasm32-unknown-unknown -- -D warnings
   cargo rustc --quiet -p sha1dc-wasm --lib --no-default-features --crate-type rlib -- -D warnings
   cargo rustc --quiet -p sha1dc-wasm --lib --no-default-features --features digest --crate-type rlib -- -D warnings
   say "cargo test (native, automatic backend: the library, sha1dcsum, gitverify and git-sha1dc)"
