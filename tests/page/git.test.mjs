@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { DATA, ROOT, launchChromium } from '../shared.mjs';
-import { ensureOut, openChecker, serve, waitAllDone } from './helpers.mjs';
+import { ensureOut, openChecker, reloadOffline, serve, waitAllDone } from './helpers.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const RUST = process.env.GIT_SHA1DC || join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'debug', 'git-sha1dc');
@@ -230,12 +230,8 @@ describe('repositories, packs and bundles', () => {
 
   it('checks a pack offline, after one visit (the service worker keeps the verifier)', async () => {
     const { context, page, seen } = await openChecker(browser, url);
-    await page.evaluate(() => Promise.race([navigator.serviceWorker.ready, new Promise((_, no) => setTimeout(() => no(new Error('no service worker')), 10_000))]));
-    await context.setOffline(true);
     try {
-      await page.reload();
-      await page.waitForSelector('#backend.ok', { timeout: 15_000 });
-      assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page');
+      await reloadOffline(context, page);
       await drop(page, { 'flip.pack': packs['flip.pack'], 'flip.idx': packs['flip.idx'] });
       await waitChecked(page, 1);
       assert.deepEqual(byName(await saved(page, 0)), byName(rust(at('drop', 'flip.pack'))));

@@ -2,6 +2,7 @@
 // measurements (heap of the page and of its workers over CDP). What every JS test folder needs
 // (paths, Chromium, the test data's tables) comes from tests/shared.mjs.
 
+import assert from 'node:assert/strict';
 import { mkdirSync, createWriteStream, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, dirname } from 'node:path';
@@ -259,4 +260,14 @@ export class HeapProbe {
 export function ensureOut() {
   mkdirSync(OUT, { recursive: true });
   return OUT;
+}
+
+/** After one visit, waits for the service worker, takes the network away and reloads: the
+ * page must come back from the worker's cache alone. The caller turns the network on again. */
+export async function reloadOffline(context, page) {
+  await page.evaluate(() => Promise.race([navigator.serviceWorker.ready, new Promise((_, no) => setTimeout(() => no(new Error('no service worker')), 10_000))]));
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForSelector('#backend.ok', { timeout: 15_000 });
+  assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page');
 }

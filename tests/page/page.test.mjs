@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT, DATA, launchChromium, sha1 } from '../shared.mjs';
 import {
   WWW, serve, rows, waitAllDone, dropFiles, manifest, expectedDetection, openChecker, pasteExpected,
-  ensureOut,
+  ensureOut, reloadOffline,
 } from './helpers.mjs';
 import { BATCH_FILE_MAX } from '../../www/pool.js';
 
@@ -347,12 +347,8 @@ describe('offline', () => {
     const { context, page, seen } = await open();
     // The service worker has cached the page's files and the package's; nothing is loaded
     // again online before the network goes (the first visit's modules came before it ran).
-    await page.evaluate(() => Promise.race([navigator.serviceWorker.ready, new Promise((_, no) => setTimeout(() => no(new Error('no service worker')), 10_000))]));
-    await context.setOffline(true);
     try {
-      await page.reload();
-      await page.waitForSelector('#backend.ok', { timeout: 15_000 });
-      assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page');
+      await reloadOffline(context, page);
       const bytes = randomBytes(5000);
       await dropFiles(page, [{ name: 'offline.bin', bytes }, { name: 'shattered-2.pdf', bytes: readFileSync(join(DATA, 'shattered-2.pdf')) }]);
       await waitAllDone(page);
