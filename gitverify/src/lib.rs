@@ -68,6 +68,11 @@ pub struct Options {
     /// The most bytes of delta bases (and, index-less, of inflated deltas)
     /// a worker keeps; the peak memory grows with this, not the pack.
     pub cache: usize,
+    /// Where each read costs much whatever its size (a browser's
+    /// `FileReaderSync`), the most bytes of a walk's entries read ahead of
+    /// it in pack order, in a few large reads; 0 reads each entry when the
+    /// walk reaches it (files and memory, where a read is cheap).
+    pub gather: usize,
 }
 
 impl Default for Options {
@@ -76,6 +81,7 @@ impl Default for Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             content: false,
             cache: 48 << 20,
+            gather: 0,
         }
     }
 }

@@ -232,6 +232,11 @@ impl Slot {
     pub fn data(&self) -> u64 {
         self.offset + u64::from(self.header)
     }
+
+    /// How many bytes it stores after its header.
+    pub fn stored_len(&self) -> u64 {
+        self.end.saturating_sub(self.data())
+    }
 }
 
 /// The entries of a pack, in offset order, with the REF_DELTA bases' ids.

@@ -15,7 +15,7 @@ use crate::hashing::Batcher;
 use crate::idx::Index;
 use crate::pack::{self, EntryTable, NONE, PackData};
 use crate::report::{FileDamage, Outlet, OwnedEvent};
-use crate::walk::{Children, Round, Walker};
+use crate::walk::{self, Children, Round, Walker};
 use crate::{Options, Source, bundle, layout, loose, threads};
 
 /// Which part of the work on one source a verification does: several
@@ -353,6 +353,7 @@ impl Walks<'_> {
         children: &Children,
         roots: &[(u32, bool)],
     ) -> Vec<(u32, Digest)> {
+        let gather = self.options.gather;
         let round = Round {
             pack: self.data,
             table,
@@ -360,6 +361,8 @@ impl Walks<'_> {
             roots,
             kept: self.kept,
             cache: self.options.cache,
+            batches: walk::batches(table, children, roots, gather),
+            gather,
             next: AtomicUsize::new(0),
         };
         let (round, options, file) = (&round, self.options, self.file);

@@ -4,6 +4,7 @@
 //! the cache's limit the oldest are dropped and made again from the pack
 //! if still needed, so memory is bounded by the limit, not the pack.
 
+use std::ops::Range;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -11,7 +12,7 @@ use sha1dc_wasm::git::ObjectKind;
 
 use crate::delta;
 use crate::error::{EntryError, Problem};
-use crate::inflate::Inflater;
+use crate::inflate::{InflateError, Inflater};
 use crate::pack::{EntryTable, NONE, PackData, Slot};
 use crate::processor::Processor;
 
@@ -131,7 +132,157 @@ pub(crate) struct Round<'a> {
     pub(crate) kept: &'a [Option<Box<[u8]>>],
     /// The limit of the bases one walk holds.
     pub(crate) cache: usize,
+    /// The roots a walker takes at a time, as ranges of `roots`.
+    pub(crate) batches: Vec<Range<usize>>,
+    /// The most bytes of a batch's entries read ahead of its walk
+    /// ([`Gathered`]); 0: none.
+    pub(crate) gather: usize,
     pub(crate) next: AtomicUsize,
+}
+
+/// Roots taken at a time from the shared list when entries are read one
+/// by one.
+const GRAB: usize = 16;
+
+/// The batches of `roots` walkers take: [`GRAB`] roots each, or, where
+/// entries are gathered, as many as fit in `gather` bytes of entries (at
+/// least one root).
+pub(crate) fn batches(
+    table: &EntryTable,
+    children: &Children,
+    roots: &[(u32, bool)],
+    gather: usize,
+) -> Vec<Range<usize>> {
+    if gather == 0 {
+        let starts = (0..roots.len()).step_by(GRAB);
+        return starts.map(|a| a..(a + GRAB).min(roots.len())).collect();
+    }
+    let mut batches = Vec::new();
+    let (mut start, mut bytes) = (0, 0u64);
+    for (i, &(root, _)) in roots.iter().enumerate() {
+        let mut tree = table.slots[root as usize].stored_len();
+        children.each_below(root, |e| tree += table.slots[e as usize].stored_len());
+        if i > start && bytes + tree > gather as u64 {
+            batches.push(start..i);
+            (start, bytes) = (i, 0);
+        }
+        bytes += tree;
+    }
+    if start < roots.len() {
+        batches.push(start..roots.len());
+    }
+    batches
+}
+
+/// A batch's entries, read ahead of its walk: sorted by offset and read in
+/// few large reads (gaps under [`Gathered::GAP`] read through), each entry's
+/// stored bytes copied out, as many as fit in the budget; an entry left out
+/// (past the budget, or in a read that failed) is read when the walk
+/// reaches it, which reports its damage as usual.
+struct Gathered {
+    /// Where each entry's bytes start in `bytes`, by entry; [`NONE`] if
+    /// not gathered.
+    at: Vec<u32>,
+    /// The entries gathered, to clear `at` for the next batch.
+    entries: Vec<u32>,
+    bytes: Vec<u8>,
+    window: Vec<u8>,
+}
+
+impl Gathered {
+    /// Read through rather than read apart: about what one more read costs.
+    const GAP: u64 = 512 << 10;
+    /// The longest single read.
+    const WINDOW: u64 = 4 << 20;
+
+    fn new() -> Self {
+        Gathered {
+            at: Vec::new(),
+            entries: Vec::new(),
+            bytes: Vec::new(),
+            window: Vec::new(),
+        }
+    }
+
+    /// The stored bytes of `entry`, if gathered.
+    fn get(&self, entry: u32, len: usize) -> Option<&[u8]> {
+        let at = *self.at.get(entry as usize)?;
+        (at != NONE).then(|| &self.bytes[at as usize..at as usize + len])
+    }
+
+    /// Reads the entries of the trees of `roots`, within `budget` bytes.
+    fn read(&mut self, round: &Round<'_>, roots: &[(u32, bool)], budget: usize) {
+        let slots = &round.table.slots;
+        for &e in &self.entries {
+            self.at[e as usize] = NONE;
+        }
+        self.at.resize(slots.len(), NONE);
+        self.entries.clear();
+        self.bytes.clear();
+        // Deltas the index-less pass kept are not read again.
+        let kept = |e: u32| matches!(round.kept.get(e as usize), Some(Some(_)));
+        let mut wanted = Vec::new();
+        for &(root, _) in roots {
+            wanted.push(root);
+            round.children.each_below(root, |e| wanted.push(e));
+        }
+        wanted.retain(|&e| !kept(e));
+        wanted.sort_unstable_by_key(|&e| slots[e as usize].offset);
+        let len = |e: u32| slots[e as usize].stored_len();
+        let mut room = budget.min(NONE as usize) as u64;
+        // The room made once, whole (a Vec grown by doubling would hold up
+        // to twice the budget, and leave its old blocks free beside it;
+        // memory not written to costs nothing). Where it cannot be had,
+        // nothing is gathered.
+        if self.bytes.capacity() < room as usize {
+            self.bytes = Vec::new();
+            if self.bytes.try_reserve_exact(room as usize).is_err() {
+                return;
+            }
+        }
+        let mut first = 0;
+        while first < wanted.len() {
+            if len(wanted[first]) > room {
+                first += 1;
+                continue;
+            }
+            // One read: from this entry on, while the next is near and fits.
+            let from = slots[wanted[first] as usize].data();
+            let (mut last, mut taken) = (first, len(wanted[first]));
+            while let Some(&next) = wanted.get(last + 1) {
+                let next = &slots[next as usize];
+                let near = next.data() <= slots[wanted[last] as usize].end + Self::GAP;
+                let fits = taken + next.stored_len() <= room && next.end <= from + Self::WINDOW;
+                if !(near && fits) {
+                    break;
+                }
+                last += 1;
+                taken += next.stored_len();
+            }
+            let to = slots[wanted[last] as usize].end;
+            if round.pack.read(from, to, &mut self.window).is_ok() {
+                for &e in &wanted[first..=last] {
+                    let slot = &slots[e as usize];
+                    let within = slot.data().checked_sub(from).map(|w| w as usize);
+                    let bytes = within.and_then(|w| {
+                        let len = slot.stored_len() as usize;
+                        self.window.get(w..w.checked_add(len)?)
+                    });
+                    let Some(bytes) = bytes else {
+                        continue;
+                    };
+                    self.at[e as usize] = self.bytes.len() as u32;
+                    self.entries.push(e);
+                    self.bytes.extend_from_slice(bytes);
+                }
+                room -= taken;
+            }
+            first = last + 1;
+        }
+        if self.window.capacity() > Self::WINDOW as usize {
+            self.window = Vec::new();
+        }
+    }
 }
 
 /// One worker's walks: each object made is handed to its processor.
@@ -142,10 +293,8 @@ pub(crate) struct Walker<'a, P> {
     delta: Vec<u8>,
     /// An entry's compressed bytes, as read.
     raw: Vec<u8>,
+    gathered: Gathered,
 }
-
-/// Roots taken at a time from the shared list.
-const GRAB: usize = 16;
 
 impl<'a, P: Processor> Walker<'a, P> {
     pub(crate) fn new(round: &'a Round<'a>, processor: P) -> Self {
@@ -155,18 +304,23 @@ impl<'a, P: Processor> Walker<'a, P> {
             inflater: Inflater::new(),
             delta: Vec::new(),
             raw: Vec::new(),
+            gathered: Gathered::new(),
         }
     }
 
     /// Walks roots until none is left.
     pub(crate) fn run(&mut self) {
-        let roots = self.round.roots;
+        let round = self.round;
         loop {
-            let at = self.round.next.fetch_add(GRAB, Ordering::Relaxed);
-            if at >= roots.len() {
+            let at = round.next.fetch_add(1, Ordering::Relaxed);
+            let Some(batch) = round.batches.get(at) else {
                 break;
+            };
+            let roots = &round.roots[batch.clone()];
+            if round.gather > 0 {
+                self.gathered.read(round, roots, round.gather);
             }
-            for &(root, hash) in &roots[at..(at + GRAB).min(roots.len())] {
+            for &(root, hash) in roots {
                 self.walk(root, hash);
             }
         }
@@ -184,21 +338,32 @@ impl<'a, P: Processor> Walker<'a, P> {
         (self.processor).damage(Some(offset), None, Problem::Entry { error, lost });
     }
 
-    /// Reads `entry`'s compressed bytes.
-    fn read(&mut self, entry: u32) -> Result<(), EntryError> {
+    /// Inflates `entry`'s stored bytes into `out`: the gathered ones, or
+    /// read now; a failure to inflate is `failed`.
+    fn inflate(
+        &mut self,
+        entry: u32,
+        out: &mut Vec<u8>,
+        failed: fn(InflateError) -> EntryError,
+    ) -> Result<(), EntryError> {
         let s = *self.slot(entry);
-        (self.round.pack)
-            .read(s.data(), s.end, &mut self.raw)
-            .map_err(|e| EntryError::Unreadable(e.into()))
+        let stored = match self.gathered.get(entry, s.stored_len() as usize) {
+            Some(bytes) => bytes,
+            None => {
+                (self.round.pack)
+                    .read(s.data(), s.end, &mut self.raw)
+                    .map_err(|e| EntryError::Unreadable(e.into()))?;
+                &self.raw
+            }
+        };
+        self.inflater.inflate(stored, s.size, out).map_err(failed)?;
+        Ok(())
     }
 
     /// Inflates a whole object's entry.
     fn inflate_whole(&mut self, entry: u32) -> Result<Vec<u8>, EntryError> {
-        self.read(entry)?;
         let mut out = Vec::new();
-        (self.inflater)
-            .inflate(&self.raw, self.slot(entry).size, &mut out)
-            .map_err(EntryError::Inflate)?;
+        self.inflate(entry, &mut out, EntryError::Inflate)?;
         Ok(out)
     }
 
@@ -207,10 +372,10 @@ impl<'a, P: Processor> Walker<'a, P> {
         let delta: &[u8] = match self.round.kept.get(entry as usize) {
             Some(Some(kept)) => kept,
             _ => {
-                self.read(entry)?;
-                (self.inflater)
-                    .inflate(&self.raw, self.slot(entry).size, &mut self.delta)
-                    .map_err(EntryError::DeltaInflate)?;
+                let mut delta = std::mem::take(&mut self.delta);
+                let inflated = self.inflate(entry, &mut delta, EntryError::DeltaInflate);
+                self.delta = delta;
+                inflated?;
                 &self.delta
             }
         };

@@ -65,6 +65,17 @@ fn check(pack: &Path) -> Run {
     let one = verify(pack, 1, false);
     let two = verify(pack, 2, false);
     assert_eq!(one.summary, two.summary, "-j 1 and -j 2 report the same");
+    // Entries read ahead of the walk: a budget smaller than most entries
+    // (left out, read one by one) and one that holds them all.
+    for gather in [300, 1 << 20] {
+        let options = gitverify::Options {
+            threads: 2,
+            gather,
+            ..Default::default()
+        };
+        let gathered = verify_with(&gitverify::sources(pack).unwrap(), &options);
+        assert_eq!(one.summary, gathered.summary, "read ahead ({gather} bytes)");
+    }
     one
 }
 

@@ -131,17 +131,25 @@ fn every_type_ofs_deltas_and_deep_chains_match_git() {
         assert_matches_git(&verify_pack_alone(&pack, threads), &repo, &idx);
         assert_matches_git(&verify(&repo, threads, true), &repo, &idx);
     }
-    // A small delta-base cache: bases are dropped and made again.
-    let options = gitverify::Options {
-        threads: 2,
-        cache: 1,
-        ..Default::default()
-    };
-    let summary = gitverify::verify_path(&pack, &options).unwrap();
-    assert_eq!(
-        (summary.counts.total(), summary.damage.len()),
-        (show_index(&idx).len() as u64, 0)
-    );
+    // A small delta-base cache: bases are dropped and made again; and
+    // entries read ahead of the walk in batches, with and without the index.
+    for (cache, gather) in [(1, 0), (48 << 20, 4096), (1, 64 << 10)] {
+        let options = gitverify::Options {
+            threads: 2,
+            cache,
+            gather,
+            ..Default::default()
+        };
+        for path in [&idx, &pack] {
+            let summary = gitverify::verify_path(path, &options).unwrap();
+            assert_eq!(
+                (summary.counts.total(), summary.damage.len()),
+                (show_index(&idx).len() as u64, 0)
+            );
+        }
+        let sources = gitverify::sources(&idx).unwrap();
+        assert_matches_git(&verify_with(&sources, &options), &repo, &idx);
+    }
 }
 
 #[test]

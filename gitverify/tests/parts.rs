@@ -54,7 +54,11 @@ fn the_parts_report_what_the_whole_reports() {
     });
     whole.sort();
     assert!(!whole.findings.is_empty() && !whole.damage.is_empty());
-    for parts in 1..=3 {
+    for (parts, gather) in [(1, 0), (2, 0), (3, 0), (2, 2048)] {
+        let options = Options {
+            gather,
+            ..options.clone()
+        };
         let mut together = Summary::default();
         for part in 0..parts {
             let mut sink = |e: &Event| together.add(e);
@@ -67,7 +71,7 @@ fn the_parts_report_what_the_whole_reports() {
             );
         }
         together.sort();
-        assert_eq!(together, whole, "{parts} parts");
+        assert_eq!(together, whole, "{parts} parts, {gather} bytes read ahead");
     }
     // One pack with its index: its trees are shared out, every part
     // walks some and none all.

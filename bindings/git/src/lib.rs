@@ -333,12 +333,14 @@ impl RawGitRun {
     /// Verifies part `part` (from 0) of `parts` of the sources planned
     /// (gitverify's `verify_part_without_threads_in`: several instances,
     /// one a worker, share the work), reporting each event to `sink` as it
-    /// happens.
-    pub fn verify(&mut self, files: RawFiles, sink: &RawSink, part: u32, parts: u32) {
+    /// happens. `gather`: gitverify's `Options::gather`, the bytes of
+    /// entries read ahead of the walk where each read costs much (0: none).
+    pub fn verify(&mut self, files: RawFiles, sink: &RawSink, part: u32, parts: u32, gather: u32) {
         let files = JsFiles(OneThread(files));
         let options = Options {
             threads: 1,
             content: self.args.content,
+            gather: gather as usize,
             ..Options::default()
         };
         let mut sink = JsSink {

@@ -196,8 +196,13 @@ pub fn verify_sources(sources: &[gitverify::Source], threads: usize, content: bo
         content,
         ..Options::default()
     };
+    verify_with(sources, &options)
+}
+
+/// `sources` verified with `options`.
+pub fn verify_with(sources: &[gitverify::Source], options: &Options) -> Run {
     let mut run = Run::default();
-    gitverify::verify(sources, &options, &mut |e| {
+    gitverify::verify(sources, options, &mut |e| {
         run.summary.add(e);
         if let Event::Verified(v) = e {
             run.objects.extend_from_slice(v);
