@@ -9,7 +9,7 @@
 //           exit status and git-sha1dc's JSON document.
 // A worker is ended by the page (Cancel), never asked to stop: the verification is one call.
 
-import { initSync, MemoryFiles, RawGitRun, addEvent, verifyPart } from './pkg/git-core.mjs';
+import { initSync, MemoryFiles, RawGitRun, addEvent, readBlob, verifyPart } from './pkg/git-core.mjs';
 
 let run = null;
 
@@ -19,9 +19,9 @@ const BLOCK = 256 << 10;
 /**
  * The dropped files (MemoryFiles) with a cache of the latest `cacheBytes` of 256 KiB blocks read:
  * each read of a Blob is a round trip to the browser's process that costs about a millisecond
- * whatever its size, and where the verifier follows an index's delta trees it reads a pack's
- * entries one by one (mostly under 1 KiB each), all over the pack. Reads of a block or more (the
- * sequential walk's windows) go straight to the Blob.
+ * whatever its size. The verifier reads a walk's entries ahead of it in large reads (`gather`
+ * bytes of them at a time); the cache serves the small reads left (entries past that, bases
+ * made again). Reads of a block or more go straight to the Blob.
  */
 class CachedFiles extends MemoryFiles {
   #blobs;
@@ -54,7 +54,7 @@ class CachedFiles extends MemoryFiles {
     if (block) {
       this.#blocks.delete(key); // most recently used last
     } else {
-      block = new Uint8Array(new FileReaderSync().readAsArrayBuffer(blob.slice(n * BLOCK, (n + 1) * BLOCK)));
+      block = readBlob(blob, n * BLOCK, (n + 1) * BLOCK);
       if (this.#blocks.size >= this.#most) this.#blocks.delete(this.#blocks.keys().next().value);
     }
     this.#blocks.set(key, block);
@@ -74,7 +74,7 @@ self.onmessage = ({ data }) => {
   }
 };
 
-function start({ module, role, args, entries, part, parts, cacheBytes }) {
+function start({ module, role, args, entries, part, parts, cacheBytes, gather }) {
   initSync({ module });
   run = new RawGitRun(args, '');
   const files = new CachedFiles(entries, role === 'report' ? 0 : cacheBytes);
@@ -83,6 +83,6 @@ function start({ module, role, args, entries, part, parts, cacheBytes }) {
     self.postMessage({ kind: 'planned', notes: notes.split('\n').filter(Boolean), sources: run.sources });
     return;
   }
-  verifyPart(run, files, (e) => self.postMessage(e), part, parts);
+  verifyPart(run, files, (e) => self.postMessage(e), part, parts, gather);
   self.postMessage({ kind: 'end' });
 }

@@ -12,8 +12,13 @@ import { TimeLeft } from './remaining.js';
 /** Verifying workers: one per core, at most four (`?git-workers=N` in the address to compare). */
 const WORKERS = Math.max(1, Math.min(Number(new URLSearchParams(globalThis.location?.search).get('git-workers')) ||
   globalThis.navigator?.hardwareConcurrency || 2, 4));
-/** The verifying workers' caches of a pack's blocks together (git-worker.js), in bytes. */
-const CACHE_BYTES = 384 << 20;
+/**
+ * The verifying workers' memory for a pack's bytes together (git-worker.js), in bytes: the
+ * entries each reads ahead of its walk, in a few large reads, and a cache of blocks for the
+ * reads left (entries beyond that, bases made again).
+ */
+const READ_AHEAD_BYTES = 256 << 20;
+const CACHE_BYTES = 32 << 20;
 /** How often the progress is redrawn while a check runs, in milliseconds. */
 const TICK_MS = 250;
 
@@ -215,7 +220,7 @@ class GitCheck {
         const w = new Worker(url, { type: 'module' });
         w.onmessage = ({ data }) => this.fromVerifier(data);
         w.onerror = (e) => this.fail(e.message);
-        w.postMessage({ ...start, role: 'verify', part, parts: WORKERS, cacheBytes: CACHE_BYTES / WORKERS });
+        w.postMessage({ ...start, role: 'verify', part, parts: WORKERS, cacheBytes: CACHE_BYTES / WORKERS, gather: READ_AHEAD_BYTES / WORKERS });
         this.workers.push(w);
       }
       this.running = WORKERS;
