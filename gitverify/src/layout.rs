@@ -17,7 +17,7 @@ use crate::error::{EntryError, Mismatch, Problem};
 use crate::hashing::Batcher;
 use crate::idx::{Index, IndexEntry};
 use crate::inflate::Inflater;
-use crate::pack::{EntryTable, PackData, Window};
+use crate::pack::{EntryTable, PackData, PackSum, Window};
 use crate::processor::Processor;
 use crate::report::{FileDamage, Outlet};
 use crate::threads;
@@ -61,16 +61,19 @@ pub(crate) type Problems = Vec<(Option<u64>, Problem)>;
 /// The layout from the index: no inflating, every entry's CRC32 checked.
 /// A CRC32 that differs is damage (in the pack or the index) reported
 /// with the layout; any other disagreement is returned alone, and the
-/// pack is then walked without the index.
+/// pack is then walked without the index. `sum`, if given, sums the
+/// pack's checksum from the reads.
 pub(crate) fn from_index(
     data: &PackData,
     index: &Index,
     count: u32,
+    sum: &mut Option<PackSum>,
 ) -> Result<(EntryTable, Problems), Problems> {
     let end = data.len() - 20;
     let mut problems = whole_index_mismatches(data, index, count);
     let mut crc_problems = Vec::new();
     let mut window = Window::new(data);
+    window.sum = sum.take();
     let mut by_offset: Vec<(u64, u32)> = index
         .entries
         .iter()
@@ -95,6 +98,7 @@ pub(crate) fn from_index(
             }
         }
     }
+    *sum = window.sum.take();
     if problems.is_empty() {
         Ok((table, crc_problems))
     } else {
@@ -172,9 +176,11 @@ pub(crate) fn scan(
     options: &Options,
     out: &Outlet<'_>,
     kept: &mut Vec<Option<Box<[u8]>>>,
+    sum: &mut Option<PackSum>,
 ) -> (EntryTable, Vec<(u32, Digest)>) {
     let threads = options.workers();
     let mut pass = Scan::new(data, count, options.cache / 2);
+    pass.window.sum = sum.take();
     let mut done = Vec::new();
     std::thread::scope(|scope| {
         let (tx, rx) = sync_channel::<Bundle>(2 * threads);
@@ -203,6 +209,7 @@ pub(crate) fn scan(
             done.extend(hasher.join().expect("no worker panics"));
         }
     });
+    *sum = pass.window.sum.take();
     (pass.table, done)
 }
 

@@ -166,11 +166,79 @@ fn read_file_at(f: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()
 }
 
 /// A forward reader over the pack: a window of it in memory, moved on
-/// (and grown when an entry needs more) as the reads go forward.
+/// (and grown when an entry needs more) as the reads go forward; what it
+/// reads is added to `sum` when it has one.
 pub struct Window<'a> {
     data: &'a PackData<'a>,
     buf: Vec<u8>,
     at: u64,
+    pub sum: Option<PackSum>,
+}
+
+/// The pack's checksum (the plain SHA-1 of every byte before its trailer)
+/// summed from bytes as they are read elsewhere, each once and in order,
+/// so that a pass over the pack need not be followed by another.
+pub struct PackSum {
+    hasher: sha1dc_wasm::Hasher,
+    /// Summed up to here.
+    at: u64,
+    /// Where the trailer starts.
+    end: u64,
+    /// A read of a gap failed: nothing more is added (`finish` reads on).
+    stopped: bool,
+}
+
+impl PackSum {
+    pub fn new(data: &PackData) -> Self {
+        PackSum {
+            hasher: sha1dc_wasm::Hasher::builder()
+                .detect_collisions(false)
+                .build(),
+            at: 0,
+            end: data.len().saturating_sub(20),
+            stopped: false,
+        }
+    }
+
+    /// Adds `bytes`, read at `from`, past what is summed (a gap before
+    /// them read first).
+    fn add(&mut self, data: &PackData, from: u64, bytes: &[u8]) {
+        let to = (from + bytes.len() as u64).min(self.end);
+        if self.stopped || to <= self.at {
+            return;
+        }
+        if from > self.at && self.read_to(data, from).is_err() {
+            self.stopped = true;
+            return;
+        }
+        self.hasher
+            .update(&bytes[(self.at - from) as usize..(to - from) as usize]);
+        self.at = to;
+    }
+
+    /// Reads and sums up to `to`; an error names where the read failed.
+    fn read_to(&mut self, data: &PackData, to: u64) -> Result<(), (u64, std::io::Error)> {
+        let mut buf = Vec::new();
+        while self.at < to {
+            let next = (self.at + (4 << 20)).min(to);
+            data.read(self.at, next, &mut buf)
+                .map_err(|e| (self.at, e))?;
+            self.hasher.update(&buf);
+            self.at = next;
+        }
+        Ok(())
+    }
+
+    /// The sum finished (what is left read now) and held against the
+    /// trailer: `Ok(true)` if they match; an error names where a read failed.
+    pub fn finish(mut self, data: &PackData) -> Result<bool, (u64, std::io::Error)> {
+        self.read_to(data, self.end)?;
+        let mut trailer = Vec::new();
+        let end = self.end;
+        data.read(end, end + 20, &mut trailer)
+            .map_err(|e| (end, e))?;
+        Ok(self.hasher.finalize().sha1().as_ref() == trailer.as_slice())
+    }
 }
 
 /// What a window reads at least at a time.
@@ -182,6 +250,7 @@ impl<'a> Window<'a> {
             data,
             buf: Vec::new(),
             at: 0,
+            sum: None,
         }
     }
 
@@ -194,6 +263,9 @@ impl<'a> Window<'a> {
             let until = to.max(from + WINDOW);
             let mut buf = std::mem::take(&mut self.buf);
             self.data.read(from, until, &mut buf)?;
+            if let Some(sum) = &mut self.sum {
+                sum.add(self.data, from, &buf);
+            }
             self.buf = buf;
             self.at = from;
         }

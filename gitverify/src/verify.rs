@@ -13,7 +13,7 @@ use crate::error::{BundleError, IndexError, Mismatch, Problem};
 use crate::files::{self, Files};
 use crate::hashing::Batcher;
 use crate::idx::Index;
-use crate::pack::{self, EntryTable, NONE, PackData};
+use crate::pack::{self, EntryTable, NONE, PackData, PackSum};
 use crate::report::{FileDamage, Outlet, OwnedEvent};
 use crate::walk::{self, Children, Round, Walker};
 use crate::{Options, Source, bundle, layout, loose, threads};
@@ -138,43 +138,31 @@ impl Resolved {
     }
 }
 
-/// The pack's trailer: the SHA-1 of everything before it.
-fn check_trailer(data: &PackData, report: &FileDamage) {
-    let end = data.len() - 20;
-    let mut hasher = sha1dc_wasm::Hasher::builder()
-        .detect_collisions(false)
-        .build();
-    let mut buf = Vec::new();
-    let mut at = 0;
-    while at < end {
-        let next = (at + (4 << 20)).min(end);
-        if let Err(e) = data.read(at, next, &mut buf) {
-            return report.report(Some(at), None, Problem::Unreadable(e.into()));
-        }
-        hasher.update(&buf);
-        at = next;
-    }
-    let sum = hasher.finalize().sha1();
-    match data.read(end, end + 20, &mut buf) {
-        Ok(()) if sum.as_ref() == buf.as_slice() => {}
-        Ok(()) => report.report(None, None, Problem::WrongTrailer),
-        Err(e) => report.report(Some(end), None, Problem::Unreadable(e.into())),
+/// The pack's trailer: the SHA-1 of everything before it, summed by
+/// `sum` (from the layout pass's reads) or read whole now.
+fn check_trailer(data: &PackData, sum: Option<PackSum>, report: &FileDamage) {
+    let sum = sum.unwrap_or_else(|| PackSum::new(data));
+    match sum.finish(data) {
+        Ok(true) => {}
+        Ok(false) => report.report(None, None, Problem::WrongTrailer),
+        Err((at, e)) => report.report(Some(at), None, Problem::Unreadable(e.into())),
     }
 }
 
 /// The trailer checked on a thread of its own when there are workers to
-/// spare, else on this one.
+/// spare, else on this one with what `sum` summed.
 fn spawn_trailer<'s>(
     scope: &'s std::thread::Scope<'s, '_>,
     data: &'s PackData,
+    sum: Option<PackSum>,
     report: FileDamage<'s>,
     threads: usize,
 ) {
     if threads > 1 {
         // Joined with the scope.
-        let _ = threads::spawn_or_run(scope, move || check_trailer(data, &report));
+        let _ = threads::spawn_or_run(scope, move || check_trailer(data, sum, &report));
     } else {
-        check_trailer(data, &report);
+        check_trailer(data, sum, &report);
     }
 }
 
@@ -212,14 +200,20 @@ pub(crate) fn verify_pack(
     let mut kept: Vec<Option<Box<[u8]>>> = Vec::new();
     std::thread::scope(|scope| {
         let trailer = FileDamage::new(out.clone(), file);
-        let laid_out = index.as_ref().map(|i| layout::from_index(data, i, count));
+        // With no thread to spare for the trailer, the layout pass sums it
+        // as it reads (a pass fewer over the pack).
+        let one = options.workers() == 1;
+        let mut sum = (one && part.leads).then(|| PackSum::new(data));
+        let laid_out = index
+            .as_ref()
+            .map(|i| layout::from_index(data, i, count, &mut sum));
         let (mut table, indexed, done) = match laid_out {
             Some(Ok((table, crc_problems))) => {
                 if part.leads {
                     for (offset, problem) in crc_problems {
                         report.report(offset, None, problem);
                     }
-                    spawn_trailer(scope, data, trailer, options.workers());
+                    spawn_trailer(scope, data, sum.take(), trailer, options.workers());
                 }
                 (table, true, Vec::new())
             }
@@ -231,8 +225,14 @@ pub(crate) fn verify_pack(
                     }
                     report.report(None, None, Problem::IndexSetAside);
                 }
-                spawn_trailer(scope, data, trailer, options.workers());
-                let (table, done) = layout::scan(data, file, count, options, out, &mut kept);
+                let (table, done) = if one {
+                    let pass = layout::scan(data, file, count, options, out, &mut kept, &mut sum);
+                    check_trailer(data, sum.take(), &trailer);
+                    pass
+                } else {
+                    spawn_trailer(scope, data, None, trailer, options.workers());
+                    layout::scan(data, file, count, options, out, &mut kept, &mut None)
+                };
                 (table, false, done)
             }
         };
