@@ -40,6 +40,7 @@ const ui = {
   summaryLive: $('#summary-live'),
   gitBlob: $('#opt-git-blob'),
   reduced: $('#opt-reduced'),
+  gitContent: $('#opt-git-content'),
   cancelAll: $('#cancel-all'),
   clear: $('#clear'),
   onlyProblems: $('#only-problems'),
@@ -302,7 +303,7 @@ ui.pickFiles.addEventListener('click', () => ui.input.click());
 ui.pickFolder.addEventListener('click', () => ui.folder.click());
 for (const input of [ui.input, ui.folder]) {
   input.addEventListener('change', () => {
-    takeGit({ files: [...input.files] }).then((drop) => addFiles(drop.files));
+    takeGit({ files: [...input.files] }, { content: ui.gitContent.checked }).then((drop) => addFiles(drop.files));
     input.value = '';
   });
 }
@@ -342,7 +343,7 @@ document.addEventListener('drop', (event) => {
   if (!event.dataTransfer) return;
   ui.dropNote.hidden = true;
   // Folders are walked (asynchronously); the drop's entries must be taken during the event.
-  filesFromDrop(event.dataTransfer).then(takeGit).then(({ files, refused, unreadable }) => {
+  filesFromDrop(event.dataTransfer).then((drop) => takeGit(drop, { content: ui.gitContent.checked })).then(({ files, refused, unreadable }) => {
     addFiles(files);
     const notes = [];
     if (refused.length) notes.push(folderRefusedText(refused));

@@ -71,13 +71,14 @@ const firstBytes = async ({ file }) => new TextDecoder('latin1').decode(await fi
 
 /**
  * Takes a drop's files (File objects or { file, path }, as filesFromDrop gives them), starts a
- * check of the repositories, packs and bundles among them, and resolves to the drop with only
- * the files left to hash one by one.
+ * check of the repositories, packs and bundles among them (with the content check unless
+ * `content` is false: `git-sha1dc` with or without `--content`), and resolves to the drop with
+ * only the files left to hash one by one.
  */
-export async function takeGit(drop) {
+export async function takeGit(drop, { content = true } = {}) {
   const items = Array.from(drop.files || []).map((f) => (f instanceof Blob ? { file: f, path: f.webkitRelativePath || f.name } : f));
   const { paths, entries, rest } = await partition(items, firstBytes);
-  if (paths.length) new GitCheck(paths, entries).start();
+  if (paths.length) new GitCheck(paths, entries, content).start();
   return { ...drop, files: rest };
 }
 
@@ -161,10 +162,10 @@ function container() {
 }
 
 class GitCheck {
-  constructor(paths, entries) {
+  constructor(paths, entries, content) {
     this.paths = paths;
     this.entries = entries;
-    this.args = ['--content', '--', ...paths];
+    this.args = [...(content ? ['--content'] : []), '--', ...paths];
     this.progress = { objects: 0, total: 0, bytes: 0 };
     this.findings = [];
     this.damage = [];
@@ -329,7 +330,7 @@ class GitCheck {
   }
 
   save() {
-    // What `git-sha1dc --content --json` prints, newline included.
+    // What `git-sha1dc [--content] --json` prints, newline included.
     const url = URL.createObjectURL(new Blob([`${this.json}\n`], { type: 'application/json' }));
     const a = el('a', { href: url, download: 'git-sha1dc.json', hidden: true });
     document.body.append(a);

@@ -1,6 +1,8 @@
 // The checker page on a real pack, against stock git: rounds of `git index-pack --threads=2`
 // (git's C sha1dc, the same hashing) and of the page in headless Chromium checking the pack
-// with its .idx (picked with "Choose files…", read by the workers in slices), interleaved.
+// with its .idx (picked with "Choose files…", read by the workers in slices), interleaved: the
+// object check alone (the option "Blob contents as files" off: the work index-pack does), then
+// with the content check (the page's default).
 // Prints, per round, the wall time, the CPU time (git's; the browser's processes'), the peak
 // memory (git's maximum RSS; the tab's renderer process, which holds the page and its workers),
 // the page's longest gap between two redraws of its progress, and the page's verdict line.
@@ -56,8 +58,9 @@ function chromiumProcesses() {
 }
 const cpuOf = (procs) => procs.reduce((s, p) => s + p.cpu, 0);
 
-async function pageRun(browser, url) {
+async function pageRun(browser, url, content) {
   const { context, page } = await openChecker(browser, url);
+  if (!content) await page.uncheck('#opt-git-content');
   await page.evaluate(() => {
     window.__redraws = [];
     new MutationObserver(() => window.__redraws.push(performance.now()))
@@ -98,9 +101,12 @@ try {
   for (let i = 1; i <= Number(rounds); i++) {
     const g = only === 'page' ? { wall: NaN, cpu: NaN, mib: NaN } : indexPack();
     console.log(`round ${i}: git index-pack --threads=2: ${g.wall.toFixed(1)} s wall, ${g.cpu.toFixed(1)} s CPU, ${g.mib.toFixed(0)} MiB max RSS`);
-    const p = await pageRun(browser, url);
-    console.log(`round ${i}: the page (Chromium): ${p.wall.toFixed(1)} s wall, ${p.cpu.toFixed(1)} s CPU, renderer at most ${p.mib.toFixed(0)} MiB RSS (${p.anon.toFixed(0)} MiB of it its own, RssAnon), progress redrawn at least every ${p.gap.toFixed(0)} ms`);
-    console.log(`round ${i}: ratio page/index-pack ${(p.wall / g.wall).toFixed(2)} (wall); the page says: ${p.verdict}`);
+    for (const content of [false, true]) {
+      const p = await pageRun(browser, url, content);
+      const what = content ? 'with the content check' : 'the object check';
+      console.log(`round ${i}: the page (Chromium), ${what}: ${p.wall.toFixed(1)} s wall, ${p.cpu.toFixed(1)} s CPU, renderer at most ${p.mib.toFixed(0)} MiB RSS (${p.anon.toFixed(0)} MiB of it its own, RssAnon), progress redrawn at least every ${p.gap.toFixed(0)} ms`);
+      console.log(`round ${i}: ratio page/index-pack ${(p.wall / g.wall).toFixed(2)} (wall), ${what}; the page says: ${p.verdict}`);
+    }
   }
 } finally {
   await browser.close();

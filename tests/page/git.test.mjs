@@ -2,7 +2,8 @@
 // side with the Rust `git-sha1dc --content --json` (cargo build, when missing) on the same
 // generated inputs: a work tree holding both SHAttered PDFs committed as blobs (picked as a
 // folder: its .git checked as a repository, its files as files), and packs dropped beside a
-// plain file: one with a flipped byte (with its .idx), one cut short (without), and a bundle.
+// plain file: one with a flipped byte (with its .idx), one cut short (without), and a bundle;
+// without the content check, the object check alone as `git-sha1dc --json` makes it.
 // The page's saved JSON document is git-sha1dc's but for the paths; its table and damage list
 // say the same; nothing leaves the machine. Cancel ends a check of a larger pack part way, the
 // progress redrawn at least twice a second; a pack is checked offline after one visit; axe-core
@@ -31,9 +32,10 @@ const git = (cwd, ...args) => execFileSync('git', args, {
   },
 });
 
-/** git-sha1dc --content --json on `paths`: its document, parsed. */
+/** git-sha1dc --content --json on `paths` (`--json` alone with `{ content: false }` first): its document, parsed. */
 function rust(...paths) {
-  const r = spawnSync(RUST, ['--content', '--json', ...paths], { encoding: 'utf8' });
+  const content = typeof paths[0] === 'object' ? paths.shift().content : true;
+  const r = spawnSync(RUST, [...(content ? ['--content'] : []), '--json', ...paths], { encoding: 'utf8' });
   assert.ok([0, 1, 3].includes(r.status), r.stderr);
   return JSON.parse(r.stdout);
 }
@@ -149,6 +151,19 @@ describe('repositories, packs and bundles', () => {
     assert.deepEqual(files.filter(([, s]) => s === 'collision').length, 2);
     assert.deepEqual(seen.foreign, []);
     assert.deepEqual(seen.problems, []);
+    await context.close();
+  });
+
+  it('without "Blob contents as files": the object check alone, as git-sha1dc --json says', async () => {
+    const { context, page } = await openChecker(browser, url);
+    await page.uncheck('#opt-git-content');
+    await drop(page, { 'all.bundle': packs['all.bundle'], 'flip.pack': packs['flip.pack'], 'flip.idx': packs['flip.idx'] });
+    await waitChecked(page, 1);
+    const expected = rust({ content: false }, at('drop', 'flip.pack'), at('drop', 'all.bundle'));
+    assert.deepEqual(expected.findings, [], 'git hashes the PDFs safely: no object collides');
+    assert.ok(expected.damage.length >= 1);
+    assert.deepEqual(byName(await saved(page, 0)), byName(expected));
+    assert.equal((await shown(page, 0)).status, 'damaged');
     await context.close();
   });
 
