@@ -97,8 +97,8 @@ export function damageText(d) {
   return `${d.file.replace(/^\//, '')}${where ? `, ${where}` : ''}: ${d.message}.`;
 }
 
-/** The verdict of a finished check, and a sentence on what it means. */
-export function verdictOf(report) {
+/** The verdict of a finished check (with the content check unless `content` is false), and a sentence on what it means. */
+export function verdictOf(report, { content = true } = {}) {
   const { findings, damage } = report;
   const objectHits = findings.filter((f) => f.check === 'object').length;
   if (findings.length) {
@@ -118,7 +118,9 @@ export function verdictOf(report) {
   return {
     status: 'clean',
     title: 'Clean',
-    why: 'No object carries the trace of a known SHA-1 collision attack, neither as git hashes it nor, for blobs, as a file.',
+    why: content
+      ? 'No object carries the trace of a known SHA-1 collision attack, neither as git hashes it nor, for blobs, as a file.'
+      : 'No object carries the trace of a known SHA-1 collision attack as git hashes it (blobs were not checked as files).',
   };
 }
 
@@ -165,6 +167,7 @@ class GitCheck {
   constructor(paths, entries, content) {
     this.paths = paths;
     this.entries = entries;
+    this.content = content;
     this.args = [...(content ? ['--content'] : []), '--', ...paths];
     this.progress = { objects: 0, total: 0, bytes: 0 };
     this.findings = [];
@@ -294,13 +297,13 @@ class GitCheck {
     const report = JSON.parse(json);
     this.json = json;
     this.progress.objects = report.objects.total;
-    this.finish(verdictOf(report).status);
+    const v = verdictOf(report, { content: this.content });
+    this.finish(v.status);
     const r = this.refs;
     r.rows.textContent = '';
     r.damage.textContent = '';
     report.findings.forEach((f) => this.addFinding(f));
     report.damage.forEach((d) => this.addDamage(d));
-    const v = verdictOf(report);
     r.verdict.textContent = v.title;
     const counts = summary.replace(/^git-sha1dc: /, '');
     r.why.textContent = `${v.why} ${counts.charAt(0).toUpperCase()}${counts.slice(1)}.`;

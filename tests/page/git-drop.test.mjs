@@ -49,5 +49,7 @@ describe('words', () => {
     assert.match(verdictOf({ findings: [{ check: 'object' }], damage: [] }).why, /git with collision detection refuses them/);
     assert.equal(verdictOf({ findings: [], damage: [{}] }).status, 'damaged');
     assert.equal(verdictOf({ findings: [], damage: [] }).status, 'clean');
+    assert.match(verdictOf({ findings: [], damage: [] }).why, /nor, for blobs, as a file/);
+    assert.match(verdictOf({ findings: [], damage: [] }, { content: false }).why, /blobs were not checked as files/);
   });
 });
