@@ -326,10 +326,7 @@ impl Walks<'_> {
                 return;
             }
             let mine: Vec<(u32, bool)> = if first && part.of > 1 {
-                let each = roots.iter().enumerate();
-                each.filter(|(i, _)| i % part.of == part.index)
-                    .map(|(_, &r)| r)
-                    .collect()
+                walk::share(table, &children, &roots, (part.index, part.of))
             } else {
                 roots.clone()
             };

@@ -174,6 +174,38 @@ pub(crate) fn batches(
     batches
 }
 
+/// What walking one entry costs beside its stored bytes, in bytes.
+const PER_ENTRY: u64 = 512;
+/// Bytes of the pack summed for its checksum for the cost of a byte walked.
+const CHECKSUM_COST: u64 = 16;
+
+/// The roots of part `index` of `of` (parts that share a pack's trees,
+/// each its own instance): each tree, in order, goes to the part with the
+/// least work so far, its entries and stored bytes, so that the parts end
+/// together; every part reckons the same from the same table. The first
+/// part, which also sums the pack's checksum, starts with that work.
+pub(crate) fn share(
+    table: &EntryTable,
+    children: &Children,
+    roots: &[(u32, bool)],
+    (index, of): (usize, usize),
+) -> Vec<(u32, bool)> {
+    let mut work = vec![0u64; of];
+    work[0] = table.slots.last().map_or(0, |s| s.end) / CHECKSUM_COST;
+    let mut mine = Vec::new();
+    for &(root, hash) in roots {
+        let cost = |e: u32| table.slots[e as usize].stored_len() + PER_ENTRY;
+        let mut tree = cost(root);
+        children.each_below(root, |e| tree += cost(e));
+        let least = (0..of).min_by_key(|&p| work[p]).unwrap_or(0);
+        work[least] += tree;
+        if least == index {
+            mine.push((root, hash));
+        }
+    }
+    mine
+}
+
 /// A batch's entries, read ahead of its walk: sorted by offset and read in
 /// few large reads (gaps under [`Gathered::GAP`] read through), each entry's
 /// stored bytes copied out, as many as fit in the budget; an entry left out
