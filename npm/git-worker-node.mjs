@@ -5,13 +5,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { initSync, RawGitRun, verifyPart } from './git-core.mjs';
 import { NodeFiles } from './git-files.mjs';
 
-const { module, args, version, cwd, gitDir, objectDirectory, part, parts } = workerData;
+const { module, args, version, cwd, gitDir, objectDirectory, part, parts, gather } = workerData;
 initSync({ module });
 const run = new RawGitRun(args, version);
 const files = new NodeFiles();
 try {
   run.plan(files, cwd, gitDir, objectDirectory);
-  verifyPart(run, files, (e) => parentPort.postMessage(e), part, parts);
+  verifyPart(run, files, (e) => parentPort.postMessage(e), part, parts, gather);
 } finally {
   files.close();
   run.free();

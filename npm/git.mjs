@@ -14,6 +14,12 @@ export { MemoryFiles, NodeFiles, RawGitRun };
 
 export const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
+/**
+ * The bytes of a pack's entries each instance reads ahead of its walk from disk, in a few large
+ * reads rather than one per entry (about a tenth less time on git.git's pack); none from memory.
+ */
+const READ_AHEAD_BYTES = 64 << 20;
+
 let compiled = null;
 /** The module, compiled once (each worker instantiates it again). */
 function load() {
@@ -47,11 +53,12 @@ export function planRun(run, files, { cwd = process.cwd(), gitDir, objectDirecto
 export async function verifyRun(run, args, { files, cwd = process.cwd(), gitDir, objectDirectory, jobs, on = () => {} }) {
   const module = load();
   const parts = Math.min(Math.max(1, jobs || availableParallelism()), 64);
+  const gather = files instanceof NodeFiles ? READ_AHEAD_BYTES : 0;
   if (parts === 1 || !(files instanceof NodeFiles)) {
-    verifyPart(run, files, on);
+    verifyPart(run, files, on, 0, 1, gather);
     return;
   }
-  const base = { module, args, version: VERSION, cwd, gitDir, objectDirectory, parts };
+  const base = { module, args, version: VERSION, cwd, gitDir, objectDirectory, parts, gather };
   const url = new URL('./git-worker-node.mjs', import.meta.url);
   const workers = [];
   for (let part = 0; part < parts; part++) workers.push(new Worker(url, { workerData: { ...base, part } }));
