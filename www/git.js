@@ -18,7 +18,7 @@ const WORKERS = Math.max(1, Math.min(Number(new URLSearchParams(globalThis.locat
  * reads left (entries beyond that, bases made again).
  */
 const READ_AHEAD_BYTES = 256 << 20;
-const CACHE_BYTES = 32 << 20;
+const CACHE_BYTES = 16 << 20;
 /** How often the progress is redrawn while a check runs, in milliseconds. */
 const TICK_MS = 250;
 
