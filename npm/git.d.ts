@@ -59,6 +59,8 @@ export interface GitProgress {
 export interface VerifyGitOptions {
   /** Also hash every blob's content as a file (git-sha1dc --content). */
   content?: boolean;
+  /** Node, files on disk: worker threads, each a WebAssembly instance (default: every CPU). */
+  jobs?: number;
   /** A pack, bundle or loose-object directory is about to be verified. */
   onSource?: (source: { file: string; objects: number }) => void;
   onProgress?: (progress: GitProgress) => void;
@@ -79,13 +81,35 @@ export interface VerifyGitResult {
   report: GitReport;
 }
 
-/** Paths (Node): repositories (work tree, .git, bare), objects directories, .pack, .idx, bundles. */
+/** A pack or a bundle as bytes or a Blob (a File): told apart by its name, else its first bytes. */
+export type GitBytes = Uint8Array | Blob;
+
+/**
+ * A directory handle: the File System Access API's `FileSystemDirectoryHandle` (a folder the
+ * user picked, the origin private file system), or any object of its shape. A work tree is
+ * read through its `.git`.
+ */
+export interface GitDirectoryHandle {
+  readonly kind: 'directory';
+  readonly name: string;
+  values(): AsyncIterable<{ readonly kind: string; readonly name: string }>;
+}
+
+/**
+ * What verifyGit checks. Node: paths (repositories (work tree, .git, bare), objects
+ * directories, .pack, .idx, bundles). Anywhere: a pack or a bundle in memory or as a Blob, a
+ * pack with its index, the Files of a picked or dropped folder (by `webkitRelativePath`), a
+ * directory handle. In a worker, Blobs are read in slices as needed; on a page's main thread
+ * and in Node, read whole first.
+ */
 export type GitInput =
   | string
   | string[]
-  | Uint8Array
-  | { pack: Uint8Array; index?: Uint8Array; name?: string }
-  | { bundle: Uint8Array; name?: string };
+  | GitBytes
+  | { pack: GitBytes; index?: GitBytes; name?: string }
+  | { bundle: GitBytes; name?: string }
+  | Iterable<Blob>
+  | GitDirectoryHandle;
 
 /** Verifies every object of `input`, calling the options' callbacks as things are found. */
 export function verifyGit(input: GitInput, options?: VerifyGitOptions): Promise<VerifyGitResult>;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { addEvent, argumentsOf, initSync, MemoryFiles, RawGitRun, verifyPart } from './git-core.mjs';
+import { addEvent, argumentsOf, initSync, listenerOf, memoryInput, MemoryFiles, RawGitRun, resultOf, verifyPart } from './git-core.mjs';
 import { NodeFiles } from './git-files.mjs';
 
 export { MemoryFiles, NodeFiles, RawGitRun };
@@ -84,23 +84,13 @@ export async function verifyRun(run, args, { files, cwd = process.cwd(), gitDir,
   }
 }
 
-/** The files and paths an input names: paths on disk, or a pack or bundle in memory. */
-function filesOf(input) {
+/** The files and paths an input names: paths on disk, or what git-core.mjs's memoryInput takes. */
+async function filesOf(input) {
   if (typeof input === 'string') return { files: new NodeFiles(), paths: [input] };
-  if (Array.isArray(input)) return { files: new NodeFiles(), paths: input.map(String) };
-  if (input instanceof Uint8Array) input = { pack: input };
-  const { pack, index, bundle } = input ?? {};
-  if (pack instanceof Uint8Array) {
-    const name = input.name ?? 'memory.pack';
-    const entries = [[name, pack]];
-    if (index instanceof Uint8Array) entries.push([name.replace(/(\.pack)?$/, '.idx'), index]);
-    return { files: new MemoryFiles(entries), paths: [name] };
-  }
-  if (bundle instanceof Uint8Array) {
-    const name = input.name ?? 'memory.bundle';
-    return { files: new MemoryFiles([[name, bundle]]), paths: [name] };
-  }
-  throw new TypeError('sha1dc-wasm/git: verifyGit takes a path, paths, a Uint8Array pack, { pack, index? } or { bundle }');
+  if (Array.isArray(input) && input.every((p) => typeof p === 'string')) return { files: new NodeFiles(), paths: input };
+  const found = await memoryInput(input);
+  if (found) return found;
+  throw new TypeError('sha1dc-wasm/git: verifyGit takes a path, paths, a pack (Uint8Array or Blob), { pack, index? }, { bundle }, or Files');
 }
 
 /**
@@ -108,34 +98,13 @@ function filesOf(input) {
  * document and exit status, after calling the options' callbacks as things are found.
  */
 export async function verifyGit(input, options = {}) {
-  const { files, paths } = filesOf(input);
+  const { files, paths } = await filesOf(input);
   const args = argumentsOf(paths, options);
   const run = newRun(args);
   try {
-    const progress = { objects: 0, total: 0, bytes: 0 };
-    const on = (e) => {
-      if (e.kind === 'source') {
-        progress.total += e.objects;
-        options.onSource?.({ file: e.file, objects: e.objects });
-      } else if (e.kind === 'verified') {
-        progress.objects += e.objects;
-        progress.bytes += e.bytes;
-        options.onProgress?.({ ...progress });
-      } else {
-        const { kind, json, ...found } = e;
-        (kind === 'finding' ? options.onFinding : options.onDamage)?.(found);
-      }
-    };
     const notes = planRun(run, files);
-    await verifyRun(run, args, { files, jobs: options.jobs, on });
-    const json = run.jsonDocument();
-    return {
-      exitCode: run.exitCode(),
-      summary: run.summaryLine(),
-      notes: notes.split('\n').filter(Boolean),
-      json,
-      report: JSON.parse(json),
-    };
+    await verifyRun(run, args, { files, jobs: options.jobs, on: listenerOf(options) });
+    return resultOf(run, notes);
   } finally {
     run.free();
     files.close();

@@ -18,6 +18,7 @@ after(() => t?.cleanup());
 /** Uses of the whole API, with the types it must give and the mistakes it must reject. */
 const USES = `
 import { init, initSync, sha1dc, sha1dcMany, createHasher, hashStream, backend, type Result, type Options, type ManyOptions, type Hasher, type StreamOptions, type Encoding } from 'sha1dc-wasm';
+import { verifyGit, type GitDirectoryHandle, type VerifyGitResult } from 'sha1dc-wasm/git';
 export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>, encoding: Encoding) {
   await init();
   await init(bytes);
@@ -56,6 +57,17 @@ export async function uses(bytes: Uint8Array, stream: AsyncIterable<Uint8Array>,
   // @ts-expect-error digest('hex') is a string, not a result
   const wrong: Result = createHasher().digest('hex');
   return [dv, raw, text, hex, b64, twenty, bin, notBytes, res, p, q, name, many, fromSet, wrong];
+}
+export async function gitUses(pack: Uint8Array, blob: Blob, dir: GitDirectoryHandle) {
+  const r: VerifyGitResult = await verifyGit({ pack, index: blob, name: 'x.pack' }, { content: true, jobs: 2, onFinding: (f) => f.dv });
+  const code: 0 | 1 | 3 = r.exitCode;
+  await verifyGit(blob);
+  await verifyGit([blob]);
+  await verifyGit(dir);
+  await verifyGit(['repo', 'other.bundle']);
+  // @ts-expect-error a number is not a git input
+  await verifyGit(42);
+  return code;
 }
 `;
 

@@ -2,7 +2,9 @@
 // .wasm fetched next to it, under a strict Content-Security-Policy) verifies a generated pack
 // holding both SHAttered PDFs, held as bytes on the page and as a Blob read in a module Web
 // Worker (FileReaderSync); its JSON document equals the Rust git-sha1dc's on the same pack but
-// the file name. Skipped when Chromium is not installed (failed under CI).
+// the file name; and verifyGit from the package's browser entry (git-web.mjs) on the same pack as
+// bytes, as a Blob and in a repository in the origin private file system (a directory handle),
+// on the page and in a worker. Skipped when Chromium is not installed (failed under CI).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -90,6 +92,56 @@ self.onmessage = async (e) => {
 `,
 };
 
+// verifyGit from the package's browser entry (git-web.mjs): the pack as bytes and as a Blob on
+// the page (read whole), and a repository written to the origin private file system, verified
+// through its directory handle on the page and in a worker (its Files read in slices there).
+files['/t/web.html'] = files['/t/page.html'].replace('/t/page.mjs', '/t/web.mjs');
+files['/t/web.mjs'] = `
+import { verifyGit } from '/pkg/git-web.mjs';
+const out = {};
+try {
+  const bytes = async (p) => new Uint8Array(await (await fetch(p)).arrayBuffer());
+  const [pack, idx] = [await bytes('/t/fetched.pack'), await bytes('/t/fetched.idx')];
+  const heard = { progress: 0, findings: 0 };
+  const options = { content: true, onProgress: () => heard.progress++, onFinding: () => heard.findings++ };
+  out.bytes = (await verifyGit({ pack, name: 'fetched.pack' }, options)).json;
+  out.blob = (await verifyGit(new Blob([pack]), { content: true })).json;
+  const root = await navigator.storage.getDirectory();
+  const repo = await root.getDirectoryHandle('repo', { create: true });
+  const write = async (dir, name, data) => {
+    const w = await (await dir.getFileHandle(name, { create: true })).createWritable();
+    await w.write(data);
+    await w.close();
+  };
+  let d = repo;
+  for (const n of ['.git', 'objects', 'pack']) d = await d.getDirectoryHandle(n, { create: true });
+  await write(d, 'pack-t.pack', pack);
+  await write(d, 'pack-t.idx', idx);
+  await write(repo, 'notes.txt', 'a work tree file, not read\\n');
+  out.handle = (await verifyGit(repo, { content: true })).json;
+  const w = new Worker('/t/web-worker.mjs', { type: 'module' });
+  out.worker = await new Promise((resolve, reject) => {
+    w.onmessage = (e) => resolve(e.data);
+    w.onerror = (e) => reject(new Error('worker: ' + e.message));
+    w.postMessage(repo);
+  });
+  out.heard = heard;
+} catch (e) {
+  out.error = String((e && e.stack) || e);
+}
+window.__result = JSON.stringify(out);
+`;
+files['/t/web-worker.mjs'] = `
+import { verifyGit } from '/pkg/git-web.mjs';
+self.onmessage = async (e) => {
+  try {
+    self.postMessage((await verifyGit(e.data, { content: true })).json);
+  } catch (err) {
+    self.postMessage(JSON.stringify({ error: String(err) }));
+  }
+};
+`;
+
 const TYPES = { '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
 
 test('sha1dc-wasm/git in Chromium: bytes on the page, a Blob in a worker, as git-sha1dc', { skip: !haveChromium && skipUnlessCI('no Chromium') }, async () => {
@@ -121,6 +173,21 @@ test('sha1dc-wasm/git in Chromium: bytes on the page, a Blob in a worker, as git
     assert.deepEqual(JSON.parse(out.worker.doc), expected);
     assert.equal(out.worker.objects, expected.objects.total);
     assert.equal(expected.findings.length, 2);
+
+    // verifyGit from git-web.mjs: every form gives git-sha1dc's document but for the file names.
+    const anyFile = (doc) => ({ ...doc, findings: doc.findings.map((f) => ({ ...f, file: 'x' })) });
+    await page.goto(`http://127.0.0.1:${server.address().port}/t/web.html`);
+    await page.waitForFunction(() => window.__result, null, { timeout: 60000 });
+    const web = JSON.parse(await page.evaluate(() => window.__result));
+    assert.equal(web.error, undefined);
+    assert.deepEqual(JSON.parse(web.bytes), expected);
+    assert.deepEqual(anyFile(JSON.parse(web.blob)), anyFile(expected));
+    const inRepo = JSON.parse(web.handle);
+    assert.deepEqual(anyFile(inRepo), anyFile(expected));
+    assert.deepEqual(inRepo.findings.map((f) => f.file), ['repo/.git/objects/pack/pack-t.pack', 'repo/.git/objects/pack/pack-t.pack']);
+    assert.deepEqual(anyFile(JSON.parse(web.worker)), anyFile(expected));
+    assert.equal(web.heard.findings, 2);
+    assert.ok(web.heard.progress > 0);
   } finally {
     await browser?.close();
     server.close();

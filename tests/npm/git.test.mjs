@@ -278,6 +278,15 @@ test('verifyGit: a fetched pack in memory, with and without its .idx, streaming 
     assert.equal(seen.progress.at(-1).total, 14);
     assert.ok(seen.progress.every((p, i) => i === 0 || p.objects > seen.progress[i - 1].objects));
   }
+  // The same as a Blob (read whole: Node has no FileReaderSync) and as a picked folder's Files.
+  const strip = (r) => ({ ...r, findings: r.findings.map((f) => ({ ...f, file: 'x' })) });
+  const blob = await verifyGit(new Blob([pack]), { content: true });
+  assert.deepEqual(strip(blob.report), strip(want));
+  assert.equal(blob.report.findings[0].file, 'memory.pack');
+  const picked = [new File([pack], 'fetched.pack'), new File([readFileSync(cleanPack.idx)], 'fetched.idx')];
+  const files = await verifyGit(picked, { content: true });
+  assert.deepEqual(strip(files.report), strip(want));
+  assert.deepEqual(files.report.objects, want.objects, 'the pack once, with its index');
   // Damage in memory: a pack cut short.
   const cut = await verifyGit(pack.subarray(0, pack.length - 4000));
   assert.equal(cut.exitCode, 1);

@@ -42,6 +42,7 @@ test('npm pack, npm install, import and require', () => {
     'git-core.mjs',
     'git-files.mjs',
     'git-memory.mjs',
+    'git-web.mjs',
     'git-worker-node.mjs',
     'git.d.ts',
     'git.mjs',
