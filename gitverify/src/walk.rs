@@ -261,7 +261,8 @@ impl Gathered {
         wanted.retain(|&e| !kept(e));
         wanted.sort_unstable_by_key(|&e| slots[e as usize].offset);
         let len = |e: u32| slots[e as usize].stored_len();
-        let mut room = budget.min(NONE as usize) as u64;
+        // No more than the pack holds (a small pack reserves little).
+        let mut room = (budget.min(NONE as usize) as u64).min(round.pack.len());
         // The room made once, whole (a Vec grown by doubling would hold up
         // to twice the budget, and leave its old blocks free beside it;
         // memory not written to costs nothing). Where it cannot be had,
