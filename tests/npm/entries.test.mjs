@@ -132,8 +132,8 @@ test('exports map: node import and require, the .wasm subpath, package.json', ()
   assert.equal(pkg.exports['./inline'].default, './inline.mjs');
   // The filter worker, for an app that starts it itself.
   assert.deepEqual(pkg.exports['./filter-worker'], { node: './filter-worker-node.mjs', default: './filter-worker.mjs' });
-  // git-sha1dc's verifier: Node's entry reads files; elsewhere the instance and the in-memory files.
-  assert.deepEqual(pkg.exports['./git'], { types: './git.d.ts', node: './git.mjs', default: './git-core.mjs' });
+  // git-sha1dc's verifier: Node's entry reads files; elsewhere verifyGit over bytes, Blobs and handles.
+  assert.deepEqual(pkg.exports['./git'], { types: './git.d.ts', node: './git.mjs', default: './git-web.mjs' });
   assert.deepEqual(pkg.bin, { 'sha1dc-wasm': './cli.mjs', 'git-sha1dc': './git-cli.mjs' });
   assert.deepEqual(pkg.exports['.'].types, { import: './index.d.ts', require: './index.d.cts' });
   assert.equal(pkg.exports['./sha1dc_wasm_bg.wasm'], './wasm/sha1dc_wasm_bg.wasm');
