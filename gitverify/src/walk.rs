@@ -160,8 +160,7 @@ pub(crate) fn batches(
     let mut batches = Vec::new();
     let (mut start, mut bytes) = (0, 0u64);
     for (i, &(root, _)) in roots.iter().enumerate() {
-        let mut tree = table.slots[root as usize].stored_len();
-        children.each_below(root, |e| tree += table.slots[e as usize].stored_len());
+        let tree = tree_cost(table, children, root, 0);
         if i > start && bytes + tree > gather as u64 {
             batches.push(start..i);
             (start, bytes) = (i, 0);
@@ -172,6 +171,15 @@ pub(crate) fn batches(
         batches.push(start..roots.len());
     }
     batches
+}
+
+/// The stored bytes of `root`'s tree, and `per_entry` more for each of
+/// its entries.
+fn tree_cost(table: &EntryTable, children: &Children, root: u32, per_entry: u64) -> u64 {
+    let cost = |e: u32| table.slots[e as usize].stored_len() + per_entry;
+    let mut tree = cost(root);
+    children.each_below(root, |e| tree += cost(e));
+    tree
 }
 
 /// What walking one entry costs beside its stored bytes, in bytes.
@@ -194,9 +202,7 @@ pub(crate) fn share(
     work[0] = table.slots.last().map_or(0, |s| s.end) / CHECKSUM_COST;
     let mut mine = Vec::new();
     for &(root, hash) in roots {
-        let cost = |e: u32| table.slots[e as usize].stored_len() + PER_ENTRY;
-        let mut tree = cost(root);
-        children.each_below(root, |e| tree += cost(e));
+        let tree = tree_cost(table, children, root, PER_ENTRY);
         let least = (0..of).min_by_key(|&p| work[p]).unwrap_or(0);
         work[least] += tree;
         if least == index {
