@@ -392,9 +392,13 @@ unsafe fn step<V: Vector, const N: usize>(
         let mut out = chains.out.load::<V>();
         let input = out;
         let mut before_60 = out;
-        if config.detect && config.use_filter {
-            let mut f = Filter::<V>::from_words(&first);
-            if V::LANES >= BESIDE_FROM {
+        let filtered = config.detect && config.use_filter;
+        if !filtered && config.detect {
+            masks = [u32::MAX; N];
+        }
+        let mut f = Filter::<V>::from_words(&first);
+        if V::LANES >= BESIDE_FROM {
+            if filtered {
                 f.expand();
                 let mut conditions = f.parts();
                 compress_lanes_scheduled::<V>(
@@ -405,15 +409,18 @@ unsafe fn step<V: Vector, const N: usize>(
                 );
                 conditions.finish(&mut masks);
             } else {
-                f.run();
-                f.finish(&mut masks);
-                compress_lanes_scheduled::<V>(&mut out, f.schedule(), &mut before_60, ());
+                compress_lanes::<V>(&mut out, &first, &mut before_60, |_, _| {});
             }
         } else {
-            if config.detect {
-                masks = [u32::MAX; N];
+            // One form of the rounds, filtered or not (this step is inlined
+            // twice): the narrow vectors' expansion costs no more stored.
+            if filtered {
+                f.run();
+                f.finish(&mut masks);
+            } else {
+                f.expand();
             }
-            compress_lanes::<V>(&mut out, &first, &mut before_60, |_, _| {});
+            compress_lanes_scheduled::<V>(&mut out, f.schedule(), &mut before_60, ());
         }
         chains.out.store(&out);
         if masks.iter().any(|&m| m != 0) {

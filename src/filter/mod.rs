@@ -231,9 +231,9 @@ unsafe fn vector_masks<V: Vector>(blocks: &[Block], out: &mut [u32]) {
 }
 
 /// Filters any number of blocks, `V::LANES` at a time: `out[i]` is block
-/// i's DV mask. A remainder of one block takes the `u32` form, one that
-/// fits `V::Narrow` that vector, a larger one a vector padded with zero
-/// blocks (one vector pass costs about as much as one scalar block).
+/// i's DV mask. A remainder of one block takes the `u32` form where `V`
+/// has more than four lanes, one that fits a narrower `V::Narrow` that
+/// vector, any other a vector of `V`, each padded with zero blocks.
 #[inline(always)]
 unsafe fn masks_on<V: Vector>(blocks: &[Block], out: &mut [u32]) {
     let (whole, rest) = blocks.split_at(blocks.len() - blocks.len() % V::LANES);
@@ -251,7 +251,9 @@ unsafe fn masks_on<V: Vector>(blocks: &[Block], out: &mut [u32]) {
     unsafe {
         match rest.len() {
             0 => {}
-            1 => vector_masks::<u32>(rest, out),
+            // Past four lanes; a pass of four or fewer on one block costs
+            // what the `u32` form does, which they need not carry.
+            1 if V::LANES > 4 => vector_masks::<u32>(rest, out),
             n if n <= narrow && narrow < V::LANES => padded::<V::Narrow>(rest, out),
             _ => padded::<V>(rest, out),
         }

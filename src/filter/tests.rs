@@ -40,18 +40,21 @@ pub(crate) fn check_filter(platform: Platform) {
     assert_eq!(blocks.len(), 16385);
     let want = expected_masks(blocks.len());
     assert_eq!(want.iter().filter(|&&m| m != 0).count(), 781);
-    let mut got = vec![0u32; blocks.len()];
-    // Odd batch sizes exercise the remainder path of vector forms.
-    for (chunk, out) in blocks.chunks(37).zip(got.chunks_mut(37)) {
-        platform.filter_masks(chunk, out);
-    }
-    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-        assert_eq!(
-            g,
-            w,
-            "{}: block {i}: got {g:08x}, reference {w:08x}",
-            platform.name()
-        );
+    // Odd batch sizes exercise each remainder form of the vectors: one
+    // block, one narrow vector, one padded vector of the platform's width.
+    for size in [37, 19, 2] {
+        let mut got = vec![0u32; blocks.len()];
+        for (chunk, out) in blocks.chunks(size).zip(got.chunks_mut(size)) {
+            platform.filter_masks(chunk, out);
+        }
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(
+                g,
+                w,
+                "{} in calls of {size}: block {i}: got {g:08x}, reference {w:08x}",
+                platform.name()
+            );
+        }
     }
 }
 

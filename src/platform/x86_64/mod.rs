@@ -37,7 +37,7 @@ mod avx512;
 use super::Kernels;
 use super::choice::{Backend, Vendor};
 use crate::block::{Block, Mirrored};
-use crate::compress::x86_sha::{self, Expand, Expansion, with_expansion};
+use crate::compress::x86_sha::{self, Expand, Expansion, Rol2, with_expansion};
 use crate::detect::x86_sha::{ShaNi, Sse2Filter, mask8_avx2, test_schedule};
 use crate::detect::{self, Candidates, Compressed, Found};
 use crate::dv::DisturbanceVector;
@@ -54,8 +54,10 @@ pub(crate) enum Platform {
     /// Plain Rust rounds, the filter ahead on AVX2.
     Avx2,
     /// SHA-NI rounds, the 4-lane SSE2 filter of each block beside the
-    /// rounds of the next; the filter ahead (batch) on SSE2.
-    ShaNiSse2(Expansion),
+    /// rounds of the next; the filter ahead (batch) on SSE2. Only with
+    /// the rol-2 expansion: every AMD CPU with SHA-NI has AVX2, so only
+    /// Intel's and other vendors' (Atoms) run it unforced.
+    ShaNiSse2,
     /// SHA-NI rounds, the 8-lane AVX2 filter behind a call (its
     /// `vzeroupper` on return keeps the SHA instructions clean).
     ShaNiAvx2(Expansion),
@@ -79,8 +81,8 @@ pub(super) static BACKENDS: &[Backend] = &[
     },
     Backend {
         supported: has_sha_ni::get,
-        amd: x86(Platform::ShaNiSse2(expansion(Vendor::Amd))),
-        other: x86(Platform::ShaNiSse2(expansion(Vendor::Other))),
+        amd: x86(Platform::ShaNiSse2),
+        other: x86(Platform::ShaNiSse2),
     },
     #[cfg(sha1dc_avx512)]
     avx512::LANES,
@@ -101,7 +103,7 @@ impl Kernels for Platform {
         match self {
             Platform::Sse2 => "sse2",
             Platform::Avx2 => "avx2",
-            Platform::ShaNiSse2(_) => "sha-ni+sse2",
+            Platform::ShaNiSse2 => "sha-ni+sse2",
             Platform::ShaNiAvx2(_) => "sha-ni+avx2",
             Platform::Avx512(p) => p.name(),
         }
@@ -110,10 +112,9 @@ impl Kernels for Platform {
     #[inline]
     fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
         match self {
-            // SAFETY: these name a CPU with SHA-NI.
-            Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => unsafe {
-                with_expansion!(e, sha_ni_compress(chain, blocks))
-            },
+            // SAFETY (both): these name a CPU with SHA-NI.
+            Platform::ShaNiSse2 => unsafe { sha_ni_compress::<Rol2>(chain, blocks) },
+            Platform::ShaNiAvx2(e) => unsafe { with_expansion!(e, sha_ni_compress(chain, blocks)) },
             Platform::Avx512(p) => p.compress(chain, blocks),
             Platform::Sse2 | Platform::Avx2 => {
                 crate::compress::portable::compress_blocks(chain, blocks)
@@ -124,7 +125,7 @@ impl Kernels for Platform {
     #[inline]
     fn detects_per_block(self) -> bool {
         match self {
-            Platform::ShaNiSse2(_) | Platform::ShaNiAvx2(_) => true,
+            Platform::ShaNiSse2 | Platform::ShaNiAvx2(_) => true,
             Platform::Avx512(p) => p.detects_per_block(),
             Platform::Sse2 | Platform::Avx2 => false,
         }
@@ -139,7 +140,7 @@ impl Kernels for Platform {
     ) -> Option<Option<Found>> {
         // SAFETY (both): these name a CPU with SHA-NI (and AVX2).
         let found = match self {
-            Platform::ShaNiSse2(e) => unsafe { detect_sse2(e, chain, blocks, reduced_round) },
+            Platform::ShaNiSse2 => unsafe { detect_sse2(chain, blocks, reduced_round) },
             Platform::ShaNiAvx2(e) => unsafe {
                 with_expansion!(e, sha_ni_detect_avx2(chain, blocks, reduced_round))
             },
@@ -162,8 +163,9 @@ impl Kernels for Platform {
         c: Candidates,
     ) -> Option<DisturbanceVector> {
         match self {
-            // SAFETY: these name a CPU with SHA-NI.
-            Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => unsafe {
+            // SAFETY (both): these name a CPU with SHA-NI.
+            Platform::ShaNiSse2 => unsafe { sha_ni_compress_candidate::<Rol2>(chain, block, c) },
+            Platform::ShaNiAvx2(e) => unsafe {
                 with_expansion!(e, sha_ni_compress_candidate(chain, block, c))
             },
             Platform::Avx512(p) => p.compress_candidate(chain, block, c),
@@ -179,8 +181,9 @@ impl Kernels for Platform {
         c: Candidates,
     ) -> Option<DisturbanceVector> {
         match self {
-            // SAFETY: these name a CPU with SHA-NI.
-            Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => unsafe {
+            // SAFETY (both): these name a CPU with SHA-NI.
+            Platform::ShaNiSse2 => unsafe { sha_ni_test_candidate::<Rol2>(compressed, block, c) },
+            Platform::ShaNiAvx2(e) => unsafe {
                 with_expansion!(e, sha_ni_test_candidate(compressed, block, c))
             },
             Platform::Avx512(p) => p.test_candidate(compressed, block, c),
@@ -191,14 +194,18 @@ impl Kernels for Platform {
     #[inline(always)]
     fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
         match self {
-            // SAFETY: SSE2 is part of x86-64.
-            Platform::Sse2 | Platform::ShaNiSse2(_) => unsafe {
-                work.run::<core::arch::x86_64::__m128i>()
-            },
+            Platform::Sse2 | Platform::ShaNiSse2 => run_sse2(work),
             // SAFETY: these name a CPU with AVX2.
             Platform::Avx2 | Platform::ShaNiAvx2(_) => unsafe { run_avx2(work) },
             Platform::Avx512(p) => p.run_on_vectors(work),
         }
+    }
+
+    /// SSE2, which every x86-64 CPU has (as simd128 in wasm32.rs): the
+    /// `u64` forms of the filter and the batch would add a third of the
+    /// library for a backend only a caller naming it runs.
+    fn run_portable<W: OnVectors>(work: W) -> W::Output {
+        run_sse2(work)
     }
 }
 
@@ -289,23 +296,21 @@ unsafe fn sha_ni_test_candidate<E: Expand>(
 /// As [`sha_ni_compress`].
 #[inline]
 unsafe fn detect_sse2(
-    e: Expansion,
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
 ) -> Option<Found> {
     let mut schedules = [Mirrored::default(), Mirrored::default()];
-    let s = &mut schedules;
     // SAFETY: the caller checked the CPU.
-    unsafe { with_expansion!(e, interleaved_sse2(chain, blocks, reduced_round, s)) }
+    unsafe { interleaved_sse2(chain, blocks, reduced_round, &mut schedules) }
 }
 
-/// [`detect_sse2`] with the expansion `E`.
+/// [`detect_sse2`] under its target features.
 ///
 /// # Safety
 /// As [`sha_ni_compress`].
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn interleaved_sse2<E: Expand>(
+unsafe fn interleaved_sse2(
     chain: &mut [u32; 5],
     blocks: &[Block],
     reduced_round: bool,
@@ -313,7 +318,7 @@ unsafe fn interleaved_sse2<E: Expand>(
 ) -> Option<Found> {
     // SAFETY: the caller checked the CPU.
     unsafe {
-        detect::interleaved::detect_interleaved::<ShaNi<E>, Sse2Filter>(
+        detect::interleaved::detect_interleaved::<ShaNi<Rol2>, Sse2Filter>(
             chain,
             blocks,
             reduced_round,
@@ -336,6 +341,14 @@ unsafe fn sha_ni_detect_avx2<E: Expand>(
 ) -> Option<Found> {
     // SAFETY: the caller checked the CPU.
     unsafe { detect::detect_blocks::<ShaNi<E>>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
+}
+
+/// [`Kernels::run_on_vectors`] on SSE2, the portable platform's too: one
+/// form, not one inlined in each.
+#[inline(never)]
+fn run_sse2<W: OnVectors>(work: W) -> W::Output {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe { work.run::<core::arch::x86_64::__m128i>() }
 }
 
 /// [`Kernels::run_on_vectors`] on AVX2.
@@ -385,7 +398,8 @@ mod tests {
                 super::super::Platform::Portable => continue,
             };
             match arch {
-                Platform::ShaNiSse2(e) | Platform::ShaNiAvx2(e) => assert_eq!(e, sha_msg, "{name}"),
+                Platform::ShaNiAvx2(e) => assert_eq!(e, sha_msg, "{name}"),
+                Platform::ShaNiSse2 => {}
                 Platform::Avx512(_) => {}
                 Platform::Sse2 | Platform::Avx2 => {}
             }
