@@ -219,10 +219,17 @@ pub(crate) fn end_blocks(
     };
     let pad = &mut blocks[at..];
     pad[0] = [0; 64];
-    pad[1] = [0; 64];
-    pad[0][..n].copy_from_slice(tail);
+    // A message of whole blocks has no tail: no call to copy none.
+    if n > 0 {
+        pad[0][..n].copy_from_slice(tail);
+    }
     pad[0][n] = 0x80;
-    let count = if n < 56 { 1 } else { 2 };
+    let count = if n < 56 {
+        1
+    } else {
+        pad[1] = [0; 64];
+        2
+    };
     pad[count - 1][56..].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
     at + count
 }

@@ -117,6 +117,20 @@ impl Engine {
             return self.update_keeping_none(data, report);
         }
         self.len = self.len.wrapping_add(data.len() as u64);
+        if self.kept_back.is_none() && self.partial.bytes().is_empty() {
+            // Nothing before `data`'s blocks (a first update, or one after
+            // whole blocks): the common short message, without the copies
+            // below.
+            let (blocks, rest) = block::split_blocks(data);
+            if let Some((last, before)) = blocks.split_last() {
+                if !before.is_empty() {
+                    self.process(before, report);
+                }
+                self.kept_back = Some(*last);
+            }
+            self.partial.keep(rest);
+            return;
+        }
         // Up to two whole blocks before `data`'s: the held one and the
         // buffer once `data` completes it.
         let mut small: [Block; 2] = [[0; 64]; 2];
@@ -247,12 +261,13 @@ impl Engine {
         self.record.outcome(&self.chain)
     }
 
+    /// The message's outcome; the engine is then spent (dropped, or reset
+    /// by the caller).
     pub(crate) fn finalize(&mut self, report: &mut Reporter<'_>) -> Outcome {
         let held = self.kept_back.take();
         let mut end = [[0; 64]; 3];
         let count = block::end_blocks(&mut end, held.as_ref(), self.partial.bytes(), self.len);
         self.process(&end[..count], report);
-        self.partial = Partial::EMPTY;
         self.record.outcome(&self.chain)
     }
 

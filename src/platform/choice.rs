@@ -128,7 +128,8 @@ impl Backend {
             }
             n => n - 1,
         };
-        let backend = Backend::all().nth(found / 2).unwrap_or(&PORTABLE);
+        // `Backend::all()` is `ARCH` then `PORTABLE`: indexed, not walked.
+        let backend = ARCH.get(found / 2).unwrap_or(&PORTABLE);
         if found % 2 == 1 {
             backend.amd
         } else {
