@@ -233,6 +233,13 @@ impl<'a> FileDamage<'a> {
             problem,
         }));
     }
+
+    /// Reports each of `problems`, found at their offsets in a pack.
+    pub(crate) fn report_all(&self, problems: Vec<(Option<u64>, Problem)>) {
+        for (offset, problem) in problems {
+            self.report(offset, None, problem);
+        }
+    }
 }
 
 /// Where a finding or damage sorts in a run's report: file, offset, object,

@@ -210,9 +210,7 @@ pub(crate) fn verify_pack(
         let (mut table, indexed, done) = match laid_out {
             Some(Ok((table, crc_problems))) => {
                 if part.leads {
-                    for (offset, problem) in crc_problems {
-                        report.report(offset, None, problem);
-                    }
+                    report.report_all(crc_problems);
                     spawn_trailer(scope, data, sum.take(), trailer, options.workers());
                 }
                 (table, true, Vec::new())
@@ -220,9 +218,7 @@ pub(crate) fn verify_pack(
             _ if !part.leads => return,
             other => {
                 if let Some(Err(problems)) = other {
-                    for (offset, problem) in problems {
-                        report.report(offset, None, problem);
-                    }
+                    report.report_all(problems);
                     report.report(None, None, Problem::IndexSetAside);
                 }
                 let (table, done) = if one {
