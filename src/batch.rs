@@ -429,8 +429,8 @@ unsafe fn step<V: Vector, const N: usize>(
                 compress_lanes::<V>(&mut out, &first, &mut before_60, |_, _| {});
             }
         } else {
-            // One form of the rounds, filtered or not (this step is inlined
-            // twice): the narrow vectors' expansion costs no more stored.
+            // One form of the rounds, filtered or not: the narrow vectors'
+            // schedule costs no more expanded ahead and stored.
             if filtered {
                 f.run();
                 f.finish(&mut masks);
