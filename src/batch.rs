@@ -413,9 +413,9 @@ unsafe fn step<V: Vector, const N: usize>(
         if !filtered && config.detect {
             masks = [u32::MAX; N];
         }
-        let mut f = Filter::<V>::from_words(&first);
         if V::LANES >= BESIDE_FROM {
             if filtered {
+                let mut f = Filter::<V>::from_words(&first);
                 f.expand();
                 let mut conditions = f.parts();
                 compress_lanes_scheduled::<V>(
@@ -431,6 +431,7 @@ unsafe fn step<V: Vector, const N: usize>(
         } else {
             // One form of the rounds, filtered or not: the narrow vectors'
             // schedule costs no more expanded ahead and stored.
+            let mut f = Filter::<V>::from_words(&first);
             if filtered {
                 f.run();
                 f.finish(&mut masks);
