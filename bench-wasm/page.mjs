@@ -8,6 +8,12 @@
 //   node page.mjs --folder DIR [--rounds 3]     a folder picked whole: the page's wall time, from
 //                                                the files' arrival to the last verdict, against
 //                                                `sha1dc-wasm -r DIR` (the package's command)
+//   node page.mjs --folder DIR --trace          the same, once, with a Chrome trace: the main
+//                                                thread's and the workers' time by event
+//   node page.mjs --reads DIR                   what Chromium alone takes to hand a page the
+//                                                folder's files (no page code): their sizes, and
+//                                                reading them whole on the main thread, in one
+//                                                worker, in two
 //   node page.mjs --memory PATH                 one file: the peak of the page's and its workers'
 //                                                JS heaps and ArrayBuffers (wasm memory among
 //                                                them), and of the renderer's resident memory
@@ -129,6 +135,13 @@ try {
     report('page (the time it shows)', rates.shown, base, 'MiB/s');
     report('page (files picked to verdict)', rates.wall, base, 'MiB/s');
     report('Node hashStream, one stream (a process a round)', rates.node, base, 'MiB/s');
+  } else if (opt('folder', null) && args.includes('--trace')) {
+    const dir = opt('folder');
+    const events = await traced(() => pick(dir, true).then(({ ms }) => console.log(`${readdirSync(dir).length} files: ${ms.toFixed(0)} ms from the pick to the last verdict`)));
+    console.log('ms by thread and event (complete events, nested ones counted in their parents too):');
+    for (const [k, us] of threadTimes(events).slice(0, 24)) console.log(`  ${(us / 1000).toFixed(0).padStart(7)}  ${k}`);
+  } else if (opt('reads', null)) {
+    await reads(opt('reads'));
   } else if (opt('folder', null)) {
     const dir = opt('folder');
     const files = readdirSync(dir).length;
@@ -178,6 +191,94 @@ try {
 } finally {
   await browser.close();
   server.close();
+}
+
+/** The Chrome trace events (timeline categories) of what `work` makes the page do. */
+async function traced(work) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'] },
+    transferMode: 'ReportEvents',
+  });
+  await work();
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
+  return events;
+}
+
+/** Microseconds by renderer thread and event name, most first. */
+function threadTimes(events) {
+  const names = new Map();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
+  const sums = new Map();
+  for (const e of events) {
+    const thread = names.get(`${e.pid}:${e.tid}`) ?? '';
+    if (e.ph !== 'X' || !e.dur || !/CrRendererMain|DedicatedWorker/.test(thread)) continue;
+    const key = `${thread} | ${e.name}`;
+    sums.set(key, (sums.get(key) ?? 0) + e.dur);
+  }
+  return [...sums].sort((a, b) => b[1] - a[1]);
+}
+
+/**
+ * Chromium's part of a folder, without the page: a bare page picks DIR's files, then, each in a
+ * fresh pick, reads every file's size on the main thread; reads them whole there (64 reads in
+ * flight); posts them to one worker that reads them; and to two workers, half each.
+ */
+async function reads(dir) {
+  const bare = await browser.newPage();
+  const workerSource = `onmessage = async ({ data: files }) => {
+    const t0 = performance.now();
+    let next = 0;
+    const lane = async () => { while (next < files.length) await files[next++].arrayBuffer(); };
+    await Promise.all(Array.from({ length: 64 }, lane));
+    postMessage(performance.now() - t0);
+  };`;
+  const ways = {
+    'sizes on the main thread': 'size',
+    'read whole on the main thread': 'main',
+    'posted to a worker, read there': 'worker',
+    'posted to two workers, half each': 'two',
+  };
+  console.log(`${readdirSync(dir).length} files in ${dir}; ms from the pick, one pick each`);
+  for (const [label, way] of Object.entries(ways)) {
+    await bare.setContent('<input type="file" id="f" webkitdirectory multiple>');
+    await bare.evaluate(([way, src]) => {
+      window.took = null;
+      const worker = () => new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+      const inWorker = (files) => new Promise((resolve) => {
+        const w = worker();
+        w.onmessage = ({ data }) => { w.terminate(); resolve(data); };
+        w.postMessage(files);
+      });
+      document.getElementById('f').addEventListener('change', async (e) => {
+        const files = [...e.target.files];
+        const t0 = performance.now();
+        if (way === 'size') {
+          let bytes = 0;
+          for (const f of files) bytes += f.size;
+        } else if (way === 'main') {
+          let next = 0;
+          const lane = async () => { while (next < files.length) await files[next++].arrayBuffer(); };
+          await Promise.all(Array.from({ length: 64 }, lane));
+        } else if (way === 'worker') {
+          await inWorker(files);
+        } else {
+          const half = files.length >> 1;
+          await Promise.all([inWorker(files.slice(0, half)), inWorker(files.slice(half))]);
+        }
+        window.took = performance.now() - t0;
+      });
+    }, [way, workerSource]);
+    await bare.setInputFiles('#f', dir);
+    const ms = await (await bare.waitForFunction(() => window.took, null, { timeout: 0, polling: 50 })).jsonValue();
+    console.log(`  ${label.padEnd(36)} ${ms.toFixed(0).padStart(7)} ms`);
+  }
+  await bare.close();
 }
 
 /** Resident bytes of this program's Chromium renderer processes (the page and its workers). */
