@@ -14,6 +14,10 @@
 //                                                folder's files (no page code): their sizes, and
 //                                                reading them whole on the main thread, in one
 //                                                worker, in two
+//   node page.mjs --restyle                     the page's rows alone: 10,000 from its template,
+//                                                the time to restyle 256 that get a verdict, as
+//                                                the page has them and with content-visibility
+//                                                on the card that changes
 //   node page.mjs --memory PATH                 one file: the peak of the page's and its workers'
 //                                                JS heaps and ArrayBuffers (wasm memory among
 //                                                them), and of the renderer's resident memory
@@ -140,6 +144,8 @@ try {
     const events = await traced(() => pick(dir, true).then(({ ms }) => console.log(`${readdirSync(dir).length} files: ${ms.toFixed(0)} ms from the pick to the last verdict`)));
     console.log('ms by thread and event (complete events, nested ones counted in their parents too):');
     for (const [k, us] of threadTimes(events).slice(0, 24)) console.log(`  ${(us / 1000).toFixed(0).padStart(7)}  ${k}`);
+  } else if (args.includes('--restyle')) {
+    await restyle();
   } else if (opt('reads', null)) {
     await reads(opt('reads'));
   } else if (opt('folder', null)) {
@@ -222,6 +228,55 @@ function threadTimes(events) {
     sums.set(key, (sums.get(key) ?? 0) + e.dur);
   }
   return [...sums].sort((a, b) => b[1] - a[1]);
+}
+
+/**
+ * The page's rows alone: 10,000 made from its template in a fresh page, then six times 256 of
+ * them, off screen, given a verdict (the card's `data-status`, its digests, its progress bar
+ * hidden) and restyled at once; as the page has them (`content-visibility` on each row's frame,
+ * the card inside changing), and with `content-visibility` moved to the card that changes.
+ */
+async function restyle() {
+  console.log('10,000 rows; ms to restyle 256 that get a verdict, then to the second frame after, six times');
+  for (const onCard of [false, true]) {
+    const fresh = await browser.newPage();
+    await fresh.goto(url);
+    await fresh.waitForSelector('#backend.ok', { timeout: 30_000 });
+    const ms = await fresh.evaluate(async (onCard) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+      if (onCard) {
+        for (const sheet of document.styleSheets) {
+          for (const rule of sheet.cssRules) {
+            if (rule.selectorText === '.row') rule.style.removeProperty('content-visibility');
+            if (rule.selectorText === '.file') rule.style.setProperty('content-visibility', 'auto');
+          }
+        }
+      }
+      const template = document.getElementById('file-template');
+      const rows = Array.from({ length: 10_000 }, () => template.content.firstElementChild.cloneNode(true));
+      document.getElementById('results').append(...rows);
+      await frame();
+      await frame();
+      const times = [];
+      for (let b = 0; b < 6; b++) {
+        const t0 = performance.now();
+        for (const row of rows.slice(3000 + b * 256, 3000 + (b + 1) * 256)) {
+          const card = row.querySelector('.file');
+          card.dataset.status = 'clean';
+          card.querySelector('.digests').textContent = 'x'.repeat(40);
+          card.querySelector('.bar').hidden = true;
+        }
+        document.body.offsetHeight;
+        const t1 = performance.now();
+        await frame();
+        await frame();
+        times.push(`${(t1 - t0).toFixed(0)}+${(performance.now() - t1).toFixed(0)}`);
+      }
+      return times;
+    }, onCard);
+    console.log(`  ${(onCard ? 'content-visibility on the card' : 'as the page has them').padEnd(32)} ${ms.join(' ')}`);
+    await fresh.close();
+  }
 }
 
 /**

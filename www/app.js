@@ -170,7 +170,7 @@ function addFiles(fileList) {
     };
     refs.cancel.addEventListener('click', () => cancel(entry));
     entries.set(id, entry);
-    ui.list.append(el);
+    ui.list.append(refs.row);
     enqueue(entry);
   }
   say(addedText(files.length));
@@ -244,7 +244,7 @@ function update() {
   // A focused button that became disabled (Cancel all once nothing runs) would drop the focus.
   if (focused instanceof HTMLButtonElement && focused.disabled) ui.heading.focus();
   const hashed = done.map((e) => ({
-    id: e.id, name: e.name, anchor: e.el.id, gitBlob: e.options.gitBlob, sha1: e.result.sha1, hex: e.result.hex,
+    id: e.id, name: e.name, anchor: e.refs.row.id, gitBlob: e.options.gitBlob, sha1: e.result.sha1, hex: e.result.hex,
   }));
   groups.show(collisionGroups(hashed));
 }

@@ -11,14 +11,15 @@ import {
 } from './format.js';
 
 /**
- * A file on the page and its row.
- * @typedef {{ id: number, file: File, name: string, el: HTMLLIElement, refs: Refs, status: Status,
+ * A file on the page and its row: the list item (`refs.row`), and in it the card (`el`) whose
+ * data attributes and classes say the file's state.
+ * @typedef {{ id: number, file: File, name: string, el: HTMLDivElement, refs: Refs, status: Status,
  *   jobId: number, options: { gitBlob: boolean, reducedRound: boolean }, result: object | null,
  *   total: number, ms: number, cmp: import('./expected.js').Comparison | null,
  *   timeLeft: import('./remaining.js').TimeLeft | null }} Entry
  *   `total` and `ms`: the bytes hashed and the time taken, once there is a result
  * @typedef {'pending' | 'clean' | 'collision' | 'mismatch' | 'cancelled' | 'error'} Status
- * @typedef {{ name: HTMLElement, size: HTMLElement, mode: HTMLElement, verdict: HTMLElement,
+ * @typedef {{ row: HTMLLIElement, name: HTMLElement, size: HTMLElement, mode: HTMLElement, verdict: HTMLElement,
  *   match: HTMLElement, bar: HTMLProgressElement, text: HTMLElement, cancel: HTMLButtonElement,
  *   digests: HTMLDListElement, explain: HTMLElement }} Refs
  */
@@ -45,10 +46,17 @@ export function showLoadFailed(el, reason) {
 // File rows
 // ---------------------------------------------------------------------------------------------
 
-/** A new row for a file (`name`: its path inside a folder, or its name), cloned from the page's template. */
+/**
+ * A new row for a file (`name`: its path inside a folder, or its name), cloned from the page's
+ * template. The list item is only a frame that the browser may leave unstyled while it is off
+ * screen (`content-visibility`); what changes as the file is hashed is the card inside it, so
+ * that a folder's thousands of verdicts do not each restyle a frame.
+ */
 export function createRow(template, id, file, name = file.name) {
-  const el = /** @type {HTMLLIElement} */ (template.content.firstElementChild.cloneNode(true));
+  const row = /** @type {HTMLLIElement} */ (template.content.firstElementChild.cloneNode(true));
+  const el = /** @type {HTMLDivElement} */ (row.querySelector('.file'));
   const refs = {
+    row,
     name: el.querySelector('.file-name'),
     size: el.querySelector('.file-size'),
     mode: el.querySelector('.mode'),
@@ -61,17 +69,27 @@ export function createRow(template, id, file, name = file.name) {
     match: el.querySelector('.match'),
   };
   el.dataset.file = name;
-  el.id = `file-${id}`;
+  row.id = `file-${id}`;
   refs.name.textContent = name || '(unnamed file)';
   refs.name.title = name;
   refs.name.id = `file-${id}-name`;
-  el.setAttribute('aria-labelledby', refs.name.id);
+  row.setAttribute('aria-labelledby', refs.name.id);
   refs.size.textContent = formatSize(file.size);
   refs.bar.setAttribute('aria-label', `Progress for ${name}`);
   refs.cancel.setAttribute('aria-label', `Cancel ${name}`);
   refs.mode.textContent = GIT_BLOB_MODE;
   refs.mode.title = GIT_BLOB_MODE_TITLE;
   return { el, refs };
+}
+
+/**
+ * The card's status; the row is marked only when it becomes or stops being a problem (what
+ * "Show only problems" keeps), so that a file found clean leaves its frame as it was.
+ */
+function setStatus(entry) {
+  entry.el.dataset.status = entry.status;
+  const problem = entry.status === 'collision' || entry.status === 'mismatch' || entry.status === 'error';
+  if (entry.refs.row.classList.contains('problem') !== problem) entry.refs.row.classList.toggle('problem', problem);
 }
 
 /**
@@ -89,7 +107,7 @@ export function showMatch(entry) {
 /** Back to a fresh, queued row (a new file, or a file hashed again with other options). */
 export function showQueued(entry, moduleReady) {
   const { el, refs } = entry;
-  el.dataset.status = entry.status;
+  setStatus(entry);
   for (const key of ['sha1', 'output', 'block', 'offset', 'dv', 'error', 'mode']) delete el.dataset[key];
   el.dataset.mode = entry.options.gitBlob ? 'git-blob' : 'sha1';
   refs.mode.hidden = !entry.options.gitBlob;
@@ -129,7 +147,7 @@ export function showResult(entry, say) {
   const { el, refs, result } = entry;
   const c = result.collision;
   el.classList.remove('running');
-  el.dataset.status = entry.status;
+  setStatus(entry);
   el.dataset.sha1 = result.sha1;
   el.dataset.output = result.hex;
   el.dataset.progress = String(entry.total);
@@ -198,7 +216,7 @@ function showExplanation(entry) {
 export function showStopped(entry, message) {
   const { el, refs } = entry;
   el.classList.remove('running');
-  el.dataset.status = entry.status;
+  setStatus(entry);
   if (entry.status === 'error') el.dataset.error = 'failed';
   else delete el.dataset.error;
   refs.verdict.textContent = verdictText(entry.status);

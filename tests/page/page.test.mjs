@@ -314,16 +314,18 @@ describe('accessibility', () => {
       await page.waitForSelector('#results .file[data-status="mismatch"] .expected-value');
       // A cancelled file, an error and a git blob row too: every badge.
       await page.evaluate(() => {
-        const tpl = document.querySelector('#results .file');
+        const tpl = document.querySelector('#results .row');
         for (const status of ['cancelled', 'error', 'clean']) {
           const row = tpl.cloneNode(true);
+          const card = row.querySelector('.file');
           row.id = `extra-${status}`;
-          row.dataset.status = status;
-          row.querySelector('.verdict').textContent = status;
-          row.querySelector('.file-name').id = `extra-${status}-name`;
+          row.classList.toggle('problem', status === 'error');
+          card.dataset.status = status;
+          card.querySelector('.verdict').textContent = status;
+          card.querySelector('.file-name').id = `extra-${status}-name`;
           row.setAttribute('aria-labelledby', `extra-${status}-name`);
-          row.querySelector('.mode').hidden = status !== 'clean';
-          for (const b of row.querySelectorAll('button')) b.remove();
+          card.querySelector('.mode').hidden = status !== 'clean';
+          for (const b of card.querySelectorAll('button')) b.remove();
           document.querySelector('#results').append(row);
         }
       });
