@@ -117,7 +117,7 @@ const pool = new WorkerPool({
       Object.assign(entry, { result, total, ms, cmp: compareExpected(expected, entry.name, result) });
       entry.status = statusOf(result, entry.cmp);
       keepFocus(entry, () => showResult(entry, say));
-      say(resultAnnouncement(entry.name, entry.status, result.collision));
+      say(resultAnnouncement(entry.name, entry.status, result.collision), entry.status === 'clean');
       updateSoon();
     },
     cancelled(id) {

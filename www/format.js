@@ -148,6 +148,22 @@ export function resultAnnouncement(name, status, collision) {
   return `${name}: clean.`;
 }
 
+/**
+ * What one burst of announcements says: each of them when there are few; else the ones that are
+ * not routine (problems, files added), at most five, and how many routine ones there were (a
+ * folder's thousands of clean files), so that a screen reader does not read a folder line by line.
+ * @param {{ text: string, routine: boolean }[]} burst
+ */
+export function burstAnnouncement(burst) {
+  if (burst.length <= 4) return burst.map((s) => s.text).join(' ');
+  const notable = burst.filter((s) => !s.routine).map((s) => s.text);
+  const out = notable.slice(0, 5);
+  if (notable.length > 5) out.push(`And ${formatNumber(notable.length - 5)} more; see the list.`);
+  const routine = burst.length - notable.length;
+  if (routine) out.push(`${formatNumber(routine)} ${routine === 1 ? 'file' : 'files'} clean.`);
+  return out.join(' ');
+}
+
 export function stoppedAnnouncement(name, status, message) {
   return `${name}: ${status === 'cancelled' ? 'cancelled' : `error, ${message}`}.`;
 }

@@ -7,7 +7,7 @@ import {
   copiedAnnouncement, digestLabels, PLAIN_NOTE, SAFE_NOTE, blockText, cleanExplanation, MEANING,
   collisionExplanation, GIT_COLLISION_NOTE, QUEUED, WAITING_FOR_MODULE, HASHING, matchText,
   mismatchExplanation, EXPECTED_LABEL, expectedValueText, GIT_BLOB_MODE, GIT_BLOB_MODE_TITLE,
-  problemCount, noProblemsText,
+  problemCount, noProblemsText, burstAnnouncement,
 } from './format.js';
 
 /**
@@ -309,17 +309,19 @@ export function showSummary(ui, t, compared) {
 }
 
 /**
- * Returns say(text) for an aria-live element. Announcements are batched so a screen reader
- * hears one sentence per burst, not dozens.
+ * Returns say(text, routine) for an aria-live element. Announcements are batched so a screen
+ * reader hears one sentence per burst, not dozens; a long burst keeps what is not routine and
+ * counts the rest (burstAnnouncement).
  */
 export function announcer(el) {
   let timer = 0;
+  /** @type {{ text: string, routine: boolean }[]} */
   const pending = [];
-  return function say(text) {
-    pending.push(text);
+  return function say(text, routine = false) {
+    pending.push({ text, routine });
     clearTimeout(timer);
     timer = setTimeout(() => {
-      el.append(paragraph(pending.splice(0).join(' ')));
+      el.append(paragraph(burstAnnouncement(pending.splice(0))));
       while (el.childElementCount > 3) el.firstElementChild.remove();
     }, 250);
   };

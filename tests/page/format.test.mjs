@@ -90,6 +90,18 @@ describe('format.js', () => {
     assert.equal(f.copiedAnnouncement('SHA-1', false), 'SHA-1 selected; press Control+C to copy.');
   });
 
+  it('says a long burst of announcements in a few sentences', () => {
+    const clean = (i) => ({ text: `f${i}: clean.`, routine: true });
+    const few = [{ text: '2 files added.', routine: false }, clean(1)];
+    assert.equal(f.burstAnnouncement(few), '2 files added. f1: clean.');
+    const folder = [{ text: '10000 files added.', routine: false }, ...Array.from({ length: 9998 }, (_, i) => clean(i)),
+      { text: 'x.pdf: collision detected at block 4.', routine: false }];
+    assert.equal(f.burstAnnouncement(folder), '10000 files added. x.pdf: collision detected at block 4. 9,998 files clean.');
+    const problems = Array.from({ length: 7 }, (_, i) => ({ text: `e${i}: error, gone.`, routine: false }));
+    assert.equal(f.burstAnnouncement([...problems, clean(0)]),
+      'e0: error, gone. e1: error, gone. e2: error, gone. e3: error, gone. e4: error, gone. And 2 more; see the list. 1 file clean.');
+  });
+
   it('labels digests and the flagged block', () => {
     assert.deepEqual(f.digestLabels(false, false), { safe: 'SHA-1' });
     assert.deepEqual(f.digestLabels(true, false), { safe: 'Git blob id' });
