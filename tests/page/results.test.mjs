@@ -114,6 +114,14 @@ describe('Show only problems', () => {
     await pasteExpected(page, `${sha1(files[0].bytes)}  ok-1.bin\n${'1'.repeat(40)}  wrong.bin\n`);
     assert.deepEqual((await rows(page)).map((r) => r.status), ['clean', 'clean', 'mismatch', 'error', 'collision']);
     assert.deepEqual(await visible(page), files.map((f) => f.name));
+    // Each row's frame, which the browser leaves unstyled off screen, keeps no state but whether
+    // it is a problem: a verdict changes only the card inside (restyling the frame is what made
+    // large folders slow).
+    const frames = await page.$$eval('#results > li', (lis) => lis.map((li) => ({
+      classes: li.className, data: Object.keys(li.dataset), card: li.firstElementChild.className,
+    })));
+    assert.deepEqual(frames.map((f) => f.classes), ['row', 'row', 'row problem', 'row problem', 'row problem']);
+    assert.ok(frames.every((f) => f.data.length === 0 && f.card === 'file'), JSON.stringify(frames));
 
     await page.check('#only-problems');
     assert.deepEqual(await visible(page), ['wrong.bin', 'gone.bin', 'shattered-2.pdf']);
