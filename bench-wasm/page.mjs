@@ -85,14 +85,19 @@ await page.evaluate(() => {
   }
 });
 
-/** The rows once none is pending, and the page's milliseconds from the pick to the last verdict. */
+/**
+ * The rows once none is pending, and the page's milliseconds from the pick to the last verdict.
+ * It asks the summary, which counts the files still waiting as verdicts arrive (at once for the
+ * last): looking at every row every 20 ms would take a folder's page much of its own time.
+ */
 async function finished() {
   const handle = await page.waitForFunction(() => {
-    const els = [...document.querySelectorAll('#results .file')];
-    return els.length > 0 && els.every((el) => el.dataset.status !== 'pending') && performance.now() - window.pickedAt;
+    const waiting = document.getElementById('summary').dataset.running;
+    return document.getElementById('results').childElementCount > 0 && waiting === '0' && performance.now() - window.pickedAt;
   }, null, { timeout: 0, polling: 20 });
   const ms = await handle.jsonValue();
   const rows = await page.$$eval('#results .file', (els) => els.map((el) => ({ ...el.dataset })));
+  if (rows.some((r) => r.status === 'pending')) throw new Error('the summary said done with rows pending');
   return { rows, ms };
 }
 
