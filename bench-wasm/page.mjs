@@ -73,7 +73,7 @@ const browser = await chromium.launch({
     '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 const page = await browser.newPage();
-await page.goto(url + (process.env.PAGE_QUERY || ""));
+await page.goto(url + (process.env.PAGE_QUERY || ''));
 await page.waitForSelector('#backend.ok', { timeout: 30_000 });
 console.log(`Chromium ${browser.version()}; Node ${process.version}; backend ${await page.getAttribute('#backend', 'data-backend')}`);
 

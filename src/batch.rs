@@ -545,14 +545,32 @@ fn after_step_in_place<const N: usize>(
     masks: &[u32; N],
     with: (Platform, Config),
 ) -> bool {
+    let busy = lanes.iter_mut().enumerate();
+    test_in_place(
+        busy.filter_map(|(j, lane)| Some((j, lane.as_mut()?))),
+        blocks,
+        chains,
+        masks,
+        with,
+    )
+}
+
+/// The candidates of a step in place, lane `j` each, every lane on to its
+/// next block: true after a collision.
+#[inline(always)]
+fn test_in_place<'l, 'm: 'l, const N: usize>(
+    lanes: impl Iterator<Item = (usize, &'l mut Lane<'m>)>,
+    blocks: &[Block; N],
+    chains: &mut Chains<N>,
+    masks: &[u32; N],
+    with: (Platform, Config),
+) -> bool {
     let mut flagged = false;
-    for (j, lane) in lanes.iter_mut().enumerate() {
-        if let Some(lane) = lane {
-            if masks[j] != 0 {
-                flagged |= test_lane(lane, j, &blocks[j], masks[j], chains, with);
-            }
-            lane.next += 1;
+    for (j, lane) in lanes {
+        if masks[j] != 0 {
+            flagged |= test_lane(lane, j, &blocks[j], masks[j], chains, with);
         }
+        lane.next += 1;
     }
     flagged
 }
@@ -579,14 +597,8 @@ unsafe fn run_in_place<V: Vector, const N: usize>(
         }
         // SAFETY: the caller's guarantee.
         let masks = unsafe { step::<V, N>(blocks, chains, config) };
-        let mut flagged = false;
-        for (j, lane) in lanes.iter_mut().enumerate() {
-            if masks[j] != 0 {
-                flagged |= test_lane(lane, j, &blocks[j], masks[j], chains, (platform, config));
-            }
-            lane.next += 1;
-        }
-        if flagged {
+        let with = (platform, config);
+        if test_in_place(lanes.iter_mut().enumerate(), blocks, chains, &masks, with) {
             return;
         }
     }

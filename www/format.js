@@ -115,6 +115,9 @@ export function tally(statuses) {
 /** How many files "Show only problems" keeps. */
 export const problemCount = (t) => t.collisions + t.mismatches + t.errors;
 
+/** Whether "Show only problems" keeps a file of this status. */
+export const isProblem = (status) => status === 'collision' || status === 'mismatch' || status === 'error';
+
 /**
  * "5 files · 1 in progress · 2 collisions · 1 mismatch · 1 clean · 1 not checked"; the
  * mismatches appear once there is one, or once expected hashes are pasted (`compared`).

@@ -7,7 +7,7 @@ import {
   copiedAnnouncement, digestLabels, PLAIN_NOTE, SAFE_NOTE, blockText, cleanExplanation, MEANING,
   collisionExplanation, GIT_COLLISION_NOTE, QUEUED, WAITING_FOR_MODULE, HASHING, matchText,
   mismatchExplanation, EXPECTED_LABEL, expectedValueText, GIT_BLOB_MODE, GIT_BLOB_MODE_TITLE,
-  problemCount, noProblemsText, burstAnnouncement,
+  problemCount, isProblem, noProblemsText, burstAnnouncement,
 } from './format.js';
 
 /**
@@ -88,7 +88,7 @@ export function createRow(template, id, file, name = file.name) {
  */
 function setStatus(entry) {
   entry.el.dataset.status = entry.status;
-  const problem = entry.status === 'collision' || entry.status === 'mismatch' || entry.status === 'error';
+  const problem = isProblem(entry.status);
   if (entry.refs.row.classList.contains('problem') !== problem) entry.refs.row.classList.toggle('problem', problem);
 }
 
