@@ -76,6 +76,26 @@ macro_rules! eighty_steps {
     }};
 }
 
+/// [`compress_lanes`] with word `t` from `word(t)`, which may read it from
+/// memory or compute it (a form that expands the schedule elsewhere).
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set and what `word` needs.
+#[inline(always)]
+pub(crate) unsafe fn compress_words<V: Vector>(
+    chains: &mut [V; 5],
+    before_60: &mut [V; 5],
+    mut word: impl FnMut(usize) -> V,
+) {
+    macro_rules! word {
+        ($t:expr) => {
+            word($t)
+        };
+    }
+    // SAFETY: the caller guarantees V's instruction set and `word`'s needs.
+    unsafe { eighty_steps!(word, chains, before_60) }
+}
+
 /// Compresses one block per lane (its first 16 words in `first`) into the
 /// chaining values `chains` (word k of every lane in `chains[k]`), writing
 /// the working state before step 60 to `before_60` (what a candidate's test
@@ -94,25 +114,21 @@ pub(crate) unsafe fn compress_lanes<V: Vector>(
     before_60: &mut [V; 5],
     mut word_out: impl FnMut(usize, V),
 ) {
+    let mut w = *first;
     // SAFETY (whole body): the caller guarantees V's instruction set.
     unsafe {
-        let mut w = *first;
-        macro_rules! word {
-            ($t:expr) => {{
-                const T: usize = $t;
-                if T >= 16 {
-                    w[T & 15] = V::expand_word(
-                        w[(T + 13) & 15],
-                        w[(T + 8) & 15],
-                        w[(T + 2) & 15],
-                        w[T & 15],
-                    );
-                }
-                word_out(T, w[T & 15]);
-                w[T & 15]
-            }};
-        }
-        eighty_steps!(word, chains, before_60);
+        compress_words(chains, before_60, |t| {
+            if t >= 16 {
+                w[t & 15] = V::expand_word(
+                    w[(t + 13) & 15],
+                    w[(t + 8) & 15],
+                    w[(t + 2) & 15],
+                    w[t & 15],
+                );
+            }
+            word_out(t, w[t & 15]);
+            w[t & 15]
+        })
     }
 }
 

@@ -19,32 +19,51 @@ pub(crate) fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
     }
 }
 
-/// One block into `chain`, keeping what detection reads: the state before
-/// step 60 (returned) and the 80 schedule words (`w`), stored as the steps
-/// expand them; `beside` runs after each group of four steps.
-///
-/// # Safety
-/// The CPU must support what `beside` needs.
-#[inline(always)]
-pub(crate) unsafe fn compress_keeping(
-    chain: &mut [u32; 5],
-    block: &Block,
-    w: &mut [u32; 80],
-    beside: &mut impl BetweenGroups,
-) -> State {
-    let mut before_60 = *chain;
-    // SAFETY: u32 lanes are plain integer arithmetic; the caller guarantees
-    // what `beside` needs.
-    unsafe {
-        let first = <u32 as Vector>::load16(core::slice::from_ref(block));
-        compress_lanes::<u32>(chain, &first, &mut before_60, |t, x| {
-            w[t] = x;
-            if t % 4 == 3 {
-                beside.group(t / 4);
-            }
-        });
+/// One block's rounds in plain integers that store its schedule in order as
+/// they expand it, where detection's per-block filter reads it: expanded by
+/// the steps themselves ([`Scalar`]), or on a platform's vectors ahead of
+/// the steps (src/platform/wasm32/rounds.rs).
+pub(crate) trait StoringRounds {
+    /// One block into `chain`, keeping what detection reads: the state
+    /// before step 60 (returned) and the 80 schedule words (`w`); `beside`
+    /// runs after each group of four steps' words.
+    ///
+    /// # Safety
+    /// The CPU must support the form's instructions and what `beside` needs.
+    unsafe fn compress_keeping(
+        chain: &mut [u32; 5],
+        block: &Block,
+        w: &mut [u32; 80],
+        beside: &mut impl BetweenGroups,
+    ) -> State;
+}
+
+/// The steps expand the schedule, on a `u32` (the multi-lane compression
+/// on one lane).
+pub(crate) struct Scalar;
+
+impl StoringRounds for Scalar {
+    #[inline(always)]
+    unsafe fn compress_keeping(
+        chain: &mut [u32; 5],
+        block: &Block,
+        w: &mut [u32; 80],
+        beside: &mut impl BetweenGroups,
+    ) -> State {
+        let mut before_60 = *chain;
+        // SAFETY: u32 lanes are plain integer arithmetic; the caller
+        // guarantees what `beside` needs.
+        unsafe {
+            let first = <u32 as Vector>::load16(core::slice::from_ref(block));
+            compress_lanes::<u32>(chain, &first, &mut before_60, |t, x| {
+                w[t] = x;
+                if t % 4 == 3 {
+                    beside.group(t / 4);
+                }
+            });
+        }
+        before_60
     }
-    before_60
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! a time, test a candidate, filter ahead, run work on vectors) is one
 //! `match` here into a self-contained kernel: the portable one, or this
 //! architecture's ([`Kernels`], one file per architecture: x86_64/,
-//! aarch64.rs, wasm32.rs, other.rs), whose `#[target_feature]` entries,
+//! aarch64.rs, wasm32/, other.rs), whose `#[target_feature]` entries,
 //! one per operation, call only down. Which platform a CPU gets is
 //! choice.rs: each architecture's backends, fastest first, each the
 //! platform it is on each vendor's CPUs.
@@ -15,7 +15,7 @@ pub(crate) mod choice;
 // This architecture's platforms: the one place a target chooses its file.
 #[cfg_attr(target_arch = "x86_64", path = "x86_64/mod.rs")]
 #[cfg_attr(sha1dc_neon, path = "aarch64.rs")]
-#[cfg_attr(sha1dc_simd128, path = "wasm32.rs")]
+#[cfg_attr(sha1dc_simd128, path = "wasm32/mod.rs")]
 #[cfg_attr(
     not(any(target_arch = "x86_64", sha1dc_neon, sha1dc_simd128)),
     path = "other.rs"
@@ -86,7 +86,7 @@ trait Kernels: Copy {
     fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output;
 
     /// Runs `work` on the portable platform's vectors: `u64` lanes, but
-    /// simd128 in a WebAssembly build with it (wasm32.rs).
+    /// simd128 in a WebAssembly build with it (wasm32/).
     fn run_portable<W: OnVectors>(work: W) -> W::Output {
         // SAFETY: u64 lanes are plain integer arithmetic.
         unsafe { work.run::<u64>() }

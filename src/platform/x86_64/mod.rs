@@ -201,7 +201,7 @@ impl Kernels for Platform {
         }
     }
 
-    /// SSE2, which every x86-64 CPU has (as simd128 in wasm32.rs): the
+    /// SSE2, which every x86-64 CPU has (as simd128 in wasm32/): the
     /// `u64` forms of the filter and the batch took a tenth of the C
     /// library, for a backend only a caller naming it runs.
     fn run_portable<W: OnVectors>(work: W) -> W::Output {

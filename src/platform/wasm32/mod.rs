@@ -1,10 +1,13 @@
 //! The wasm32 platform with simd128 (`sha1dc_simd128`): scalar rounds (wasm
 //! has no SHA instructions), detection one block at a time with the 4-lane
-//! per-block filter on the schedule the scalar rounds store, and the
-//! filter ahead and the batch on four blocks per vector.
+//! per-block filter on the schedule the rounds read, which simd128 expands
+//! ahead of them (rounds.rs), and the filter ahead and the batch on four
+//! blocks per vector.
 //!
 //! simd128 is chosen when the module is compiled, not detected at run
 //! time: a build without it has only the portable backend (other.rs).
+
+mod rounds;
 
 use super::Kernels;
 use super::choice::{Backend, Vendor};
@@ -51,7 +54,9 @@ impl Kernels for Platform {
         reduced_round: bool,
     ) -> Option<Option<Found>> {
         // SAFETY: simd128 is compiled in.
-        Some(unsafe { detect::portable::detect::<v128>(chain, blocks, reduced_round) })
+        Some(unsafe {
+            detect::portable::detect::<v128, rounds::Simd128>(chain, blocks, reduced_round)
+        })
     }
 
     #[inline(always)]
