@@ -77,7 +77,11 @@ impl Kernels for Platform {
         match self {
             // SAFETY: NEON is part of aarch64.
             Platform::Neon => Some(unsafe {
-                detect::portable::detect::<uint32x4_t, Scalar>(chain, blocks, reduced_round)
+                detect::portable::detect::<uint32x4_t, crate::compress::portable::Scalar>(
+                    chain,
+                    blocks,
+                    reduced_round,
+                )
             }),
             Platform::Armv8(p) => p.detect_per_block(chain, blocks, reduced_round),
         }
