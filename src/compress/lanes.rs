@@ -5,14 +5,15 @@
 use super::{BetweenGroups, K};
 use crate::vector::Vector;
 
-/// One step: `$e` takes the sum, `$b` is rotated; word `$t` from `$word!`.
+/// One step: `$e` takes the sum, `$b` is rotated; word `$t` from
+/// `$word!($t, $e)`.
 macro_rules! step {
     ($word:ident, $f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
         $e = $e
             .add($a.rotl5())
             .add(V::$f($b, $c, $d))
             .add(V::splat(K[$t / 20]))
-            .add($word!($t));
+            .add($word!($t, $e));
         $b = $b.rotl30();
     };
 }
@@ -76,8 +77,10 @@ macro_rules! eighty_steps {
     }};
 }
 
-/// [`compress_lanes`] with word `t` from `word(t)`, which may read it from
-/// memory or compute it (a form that expands the schedule elsewhere).
+/// [`compress_lanes`] with word `t` from `word(t, e)`, which may read it
+/// from memory or compute it (a form that expands the schedule elsewhere);
+/// `e` is the working variable the word is added to, for a form that ties
+/// its loads to the steps.
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set and what `word` needs.
@@ -85,11 +88,11 @@ macro_rules! eighty_steps {
 pub(crate) unsafe fn compress_words<V: Vector>(
     chains: &mut [V; 5],
     before_60: &mut [V; 5],
-    mut word: impl FnMut(usize) -> V,
+    mut word: impl FnMut(usize, V) -> V,
 ) {
     macro_rules! word {
-        ($t:expr) => {
-            word($t)
+        ($t:expr, $e:expr) => {
+            word($t, $e)
         };
     }
     // SAFETY: the caller guarantees V's instruction set and `word`'s needs.
@@ -117,7 +120,7 @@ pub(crate) unsafe fn compress_lanes<V: Vector>(
     let mut w = *first;
     // SAFETY (whole body): the caller guarantees V's instruction set.
     unsafe {
-        compress_words(chains, before_60, |t| {
+        compress_words(chains, before_60, |t, _| {
             if t >= 16 {
                 w[t & 15] = V::expand_word(
                     w[(t + 13) & 15],
@@ -152,7 +155,7 @@ pub(crate) unsafe fn compress_lanes_scheduled<V: Vector>(
         let mut w = [V::splat(0); 80];
         w[..65].copy_from_slice(schedule);
         macro_rules! word {
-            ($t:expr) => {{
+            ($t:expr, $e:expr) => {{
                 const T: usize = $t;
                 // Compilers before 1.70 or so check `T - 16` even where
                 // this branch is dead (T < 16).

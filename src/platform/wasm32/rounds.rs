@@ -10,6 +10,12 @@
 //! it, beside the steps (all at once before the steps is a dependent chain
 //! the steps wait for), from vectors held in registers (a vector load of
 //! words just stored as other vectors waits for the stores to complete).
+//!
+//! The stores and loads go through a pointer that every eighth step
+//! recomputes from its working variable and a zero the compilers cannot see
+//! through: Chromium's V8 otherwise moves every load up to the store it
+//! reads, so the whole expansion runs before the steps again and the words
+//! wait on the stack (docs/performance.md has both runtimes' figures).
 
 use core::arch::wasm32::{
     i8x16_shuffle, i32x4_replace_lane, i32x4_shuffle, u32x4, u32x4_shl, u32x4_shr, u32x4_splat,
@@ -63,6 +69,10 @@ impl StoringRounds for Simd128 {
         beside: &mut impl BetweenGroups,
     ) -> State {
         let out = w.as_mut_ptr();
+        /// Zero, read where the compilers cannot tell (the tie above).
+        static ZERO: u32 = 0;
+        // SAFETY: a static's read.
+        let zero = unsafe { core::ptr::read_volatile(&ZERO) };
         let mut v = [u32x4_splat(0); 20];
         for (i, x) in v.iter_mut().take(4).enumerate() {
             // SAFETY: bytes 16i..16i + 16 of the block; v128.load takes any
@@ -70,26 +80,25 @@ impl StoringRounds for Simd128 {
             let bytes = unsafe { v128_load(block.as_ptr().add(16 * i).cast()) };
             *x =
                 i8x16_shuffle::<3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12>(bytes, bytes);
+            // SAFETY: words 4i..4i + 4 of `w`; v128.store takes any alignment.
+            unsafe { v128_store(out.add(4 * i).cast(), *x) };
         }
-        let store = |v: &[v128; 20], i: usize| {
-            // SAFETY: words 4i..4i + 4 of `w` (i below 20); v128.store takes
-            // any alignment.
-            unsafe { v128_store(out.add(4 * i).cast(), v[i]) }
-        };
-        for i in 0..4 {
-            store(&v, i);
-        }
+        let mut tied = out;
         let mut before_60 = *chain;
-        // SAFETY: u32 lanes are plain integer arithmetic; the caller
-        // guarantees what `beside` needs.
+        // SAFETY: u32 lanes are plain integer arithmetic; `tied` is `out`
+        // and every index is below 80; the caller guarantees what `beside`
+        // needs.
         unsafe {
-            compress_words::<u32>(chain, &mut before_60, |t| {
+            compress_words::<u32>(chain, &mut before_60, |t, e| {
+                if t % 8 == 0 {
+                    tied = out.wrapping_add((zero & e) as usize);
+                }
                 let ahead = t / 4 + 2;
                 if t % 4 == 0 && (4..20).contains(&ahead) {
                     v[ahead] = expand4(&v, ahead);
-                    store(&v, ahead);
+                    v128_store(tied.add(4 * ahead).cast(), v[ahead]);
                 }
-                let word = *out.add(t);
+                let word = *tied.add(t);
                 if t % 4 == 3 {
                     beside.group(t / 4);
                 }
