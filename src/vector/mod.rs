@@ -20,7 +20,7 @@
 mod neon;
 mod scalar;
 #[cfg(sha1dc_simd128)]
-mod simd128;
+pub(crate) mod simd128;
 mod swar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;

@@ -15,7 +15,7 @@ use crate::block::Block;
 
 /// Big-endian words: reverses the bytes of each 32-bit lane.
 #[inline(always)]
-fn bswap(x: v128) -> v128 {
+pub(crate) fn bswap(x: v128) -> v128 {
     i8x16_shuffle::<3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12>(x, x)
 }
 

@@ -3,9 +3,8 @@
 //! ahead of the steps that read it and stored in order, where the per-block
 //! filter reads it too.
 //!
-//! V8 keeps a scalar schedule's 16-word window on the stack and spends about
-//! a third of the steps' instructions expanding it; here each step reads its
-//! word with one load, and the vectors run on units the steps leave idle.
+//! V8 keeps a scalar schedule's 16-word window on the stack, a spill and
+//! reloads every step; here each step reads its word with one load, and the vectors run on units the steps leave idle.
 //! Each vector is computed two vectors ahead of the step that first reads
 //! it, beside the steps (all at once before the steps is a dependent chain
 //! the steps wait for), from vectors held in registers (a vector load of
@@ -18,14 +17,15 @@
 //! wait on the stack (docs/performance.md has both runtimes' figures).
 
 use core::arch::wasm32::{
-    i8x16_shuffle, i32x4_replace_lane, i32x4_shuffle, u32x4, u32x4_shl, u32x4_shr, u32x4_splat,
-    v128, v128_and, v128_load, v128_or, v128_store, v128_xor,
+    i32x4_replace_lane, i32x4_shuffle, u32x4, u32x4_shl, u32x4_shr, u32x4_splat, v128, v128_and,
+    v128_load, v128_or, v128_store, v128_xor,
 };
 
 use crate::block::Block;
 use crate::compress::lanes::compress_words;
 use crate::compress::portable::StoringRounds;
 use crate::compress::{BetweenGroups, State};
+use crate::vector::simd128::bswap;
 
 /// The portable steps on a schedule simd128 expands (the module's doc).
 pub(crate) struct Simd128;
@@ -78,8 +78,7 @@ impl StoringRounds for Simd128 {
             // SAFETY: bytes 16i..16i + 16 of the block; v128.load takes any
             // alignment.
             let bytes = unsafe { v128_load(block.as_ptr().add(16 * i).cast()) };
-            *x =
-                i8x16_shuffle::<3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12>(bytes, bytes);
+            *x = bswap(bytes);
             // SAFETY: words 4i..4i + 4 of `w`; v128.store takes any alignment.
             unsafe { v128_store(out.add(4 * i).cast(), *x) };
         }
