@@ -18,7 +18,9 @@ use crate::vector::OnVectors;
 
 cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl");
 
-/// The AVX-512 platforms.
+/// The AVX-512 platforms. Both SHA-NI ones take the filter behind the
+/// rounds, as `ShaNiAvx2` does, for a call of a few blocks
+/// ([`SHORT_CALL_INTEL`], [`SHORT_CALL_AMD`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Platform {
     /// Plain Rust rounds, the filter ahead on AVX-512.
@@ -32,16 +34,17 @@ pub(crate) enum Platform {
     /// message instructions, the 8-lane filter beside the rounds of the
     /// next block in AVX-512VL encodings (32 registers), 256-bit code next
     /// to the legacy-SSE SHA instructions: AMD's arrangement (Zen 4 on,
-    /// where that costs nothing). A call of at most [`SHORT_CALL`] blocks
-    /// takes the filter behind the rounds, as `ShaNiAvx2` does.
+    /// where that costs nothing).
     ShaNiAvx512Lanes8,
 }
 
-/// The most blocks a call of `ShaNiAvx512Lanes8` filters behind the
-/// rounds instead, chosen by timing one-shot messages of 64 bytes to
-/// 1 KiB: there the last block's filter, which has no next block to hide
-/// in, costs more than the filter behind every block.
-const SHORT_CALL: usize = 3;
+/// The most blocks a call of Intel's arrangement filters behind the rounds
+/// (8 lanes, AVX2) instead of beside them, chosen by timing one-shot
+/// messages of 64 bytes to 1 KiB: there the last block's filter, which has
+/// no next block to hide in, costs more than the filter behind every block.
+const SHORT_CALL_INTEL: usize = 2;
+/// As [`SHORT_CALL_INTEL`], for AMD's arrangement (8 lanes beside).
+const SHORT_CALL_AMD: usize = 3;
 
 /// An AVX-512 platform as the platform a hasher holds.
 const fn avx512(p: Platform) -> crate::platform::Platform {
@@ -94,10 +97,13 @@ impl Kernels for Platform {
     ) -> Option<Option<Found>> {
         // SAFETY (every arm): these name a CPU with SHA-NI and AVX-512.
         let found = match self {
+            Platform::ShaNiAvx512 if blocks.len() <= SHORT_CALL_INTEL => unsafe {
+                sha_ni_detect_avx2::<Rol2>(chain, blocks, reduced_round)
+            },
             Platform::ShaNiAvx512 => unsafe {
                 interleaved::<Avx512Filter, Rol2>(chain, blocks, reduced_round, &mut schedules())
             },
-            Platform::ShaNiAvx512Lanes8 if blocks.len() <= SHORT_CALL => unsafe {
+            Platform::ShaNiAvx512Lanes8 if blocks.len() <= SHORT_CALL_AMD => unsafe {
                 sha_ni_detect_avx2::<ShaMsg>(chain, blocks, reduced_round)
             },
             Platform::ShaNiAvx512Lanes8 => unsafe {
