@@ -44,6 +44,25 @@ const fn rev<const N: usize>(a: [u32; N]) -> [u32; N] {
     out
 }
 
+/// Whether each lane of an entry's mask `m` has at most one bit, and its
+/// DVs `k` none where `m` has none ([`Vector::kill_unless_bit`]).
+const fn one_bit_lanes<const N: usize>(m: [u32; N], k: [u32; N]) -> bool {
+    let mut i = 0;
+    while i < N {
+        if m[i].count_ones() > 1 || (m[i] == 0 && k[i] != 0) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// An entry's constants in an object larger than they are, so that a
+/// load at an offset the compiler cannot see ([`Vector::load_constant`])
+/// could be another and stays a load.
+#[repr(C, align(64))]
+struct Padded<const N: usize>([u32; N]);
+
 /// Fails to compile, where a table of `N` lanes is used with vectors `V`,
 /// unless `N` is a whole number of them.
 struct WholeVectors<V, const N: usize>(V);
@@ -54,29 +73,39 @@ impl<V: Vector, const N: usize> WholeVectors<V, N> {
 
 /// One entry of a table, `$n` lanes, `V::LANES` of them at a time, on
 /// `$killed` (the DVs ruled out so far, by lane) for the schedule `$w` as
-/// `$s` stores it. Mirrored, a load holds the words in reverse lane order,
-/// and so must the constants.
+/// `$s` stores it, its constants read as `V` reads them with `$zero`
+/// ([`Vector::load_constant`]). Mirrored, a load holds the words in reverse
+/// lane order, and so must the constants.
 macro_rules! entry {
-    ($n:literal, $killed:ident, $w:ident, $s:ident, $t:literal, $f:literal, $dir:ident $sh:literal, $m:expr, $e:expr, $k:expr) => {{
+    ($n:literal, $killed:ident, $w:ident, $zero:ident, $s:ident, $t:literal, $f:literal, $dir:ident $sh:literal, $m:expr, $e:expr, $k:expr) => {{
         let mut killed = $killed;
         for at in (0..$n).step_by(V::LANES) {
-            let (m, e, k, c) = if $s::MIRRORED {
-                const M: [u32; $n] = rev($m);
-                const E: [u32; $n] = rev($e);
-                const K: [u32; $n] = rev($k);
-                (M, E, K, $n - at - V::LANES)
+            type Lanes = &'static Padded<$n>;
+            let (m, e, k, c): (Lanes, Lanes, Lanes, _) = if $s::MIRRORED {
+                const M: Padded<$n> = Padded(rev($m));
+                const E: Padded<$n> = Padded(rev($e));
+                const K: Padded<$n> = Padded(rev($k));
+                (&M, &E, &K, $n - at - V::LANES)
             } else {
-                ($m, $e, $k, at)
+                const M: Padded<$n> = Padded($m);
+                const E: Padded<$n> = Padded($e);
+                const K: Padded<$n> = Padded($k);
+                (&M, &E, &K, at)
             };
             let far = V::load(&$w[$s::index($f + at, V::LANES)..]);
             let near = V::load(&$w[$s::index($t + at, V::LANES)..]);
-            killed = killed.kill_unless(
-                near,
+            let (far, m, e, k) = (
                 shifted!(far, $dir $sh),
-                V::load(&m[c..]),
-                V::load(&e[c..]),
-                V::load(&k[c..]),
+                V::load_constant(&m.0[c..], $zero),
+                V::load_constant(&e.0[c..], $zero),
+                V::load_constant(&k.0[c..], $zero),
             );
+            const ONE_BIT: bool = one_bit_lanes($m, $k);
+            killed = if ONE_BIT {
+                killed.kill_unless_bit(near, far, m, e, k)
+            } else {
+                killed.kill_unless(near, far, m, e, k)
+            };
         }
         killed
     }};
@@ -112,11 +141,12 @@ macro_rules! schedule_mask_impl {
             pub(crate) unsafe fn mask<V: Vector, S: Schedule>(schedule: &S) -> u32 {
                 let () = WholeVectors::<V, $n>::CHECK;
                 let w = schedule.stored();
+                let zero = V::opaque_zero();
                 // SAFETY (whole body): the caller guarantees V's instruction
                 // set; every index is a table constant below 80 - $n.
                 unsafe {
                     let mut killed = V::splat(0);
-                    $(killed = entry!($n, killed, w, S, $t, $f, $dir $s, [$($m),*], [$($e),*], [$($k),*]);)*
+                    $(killed = entry!($n, killed, w, zero, S, $t, $f, $dir $s, [$($m),*], [$($e),*], [$($k),*]);)*
                     if killed.or_lanes() == u32::MAX {
                         return 0;
                     }
@@ -136,11 +166,12 @@ macro_rules! schedule_mask_impl {
             pub(crate) unsafe fn entry<V: Vector, S: Schedule>(i: usize, schedule: &S, killed: V) -> V {
                 let () = WholeVectors::<V, $n>::CHECK;
                 let w = schedule.stored();
+                let zero = V::opaque_zero();
                 // SAFETY (whole body): as in `mask`.
                 unsafe {
                     match i {
-                        $($i => entry!($n, killed, w, S, $t, $f, $dir $s, [$($m),*], [$($e),*], [$($k),*]),)*
-                        $($ti => entry!($n, killed, w, S, $tt, $tf, $tdir $ts, [$($tm),*], [$($te),*], [$($tk),*]),)*
+                        $($i => entry!($n, killed, w, zero, S, $t, $f, $dir $s, [$($m),*], [$($e),*], [$($k),*]),)*
+                        $($ti => entry!($n, killed, w, zero, S, $tt, $tf, $tdir $ts, [$($tm),*], [$($te),*], [$($tk),*]),)*
                         _ => killed,
                     }
                 }
@@ -154,13 +185,14 @@ macro_rules! schedule_mask_impl {
             #[inline(always)]
             pub(crate) unsafe fn finish<V: Vector, S: Schedule, const FROM: usize>(schedule: &S, mut killed: V) -> u32 {
                 let w = schedule.stored();
+                let zero = V::opaque_zero();
                 // SAFETY (whole body): as in `mask`.
                 unsafe {
                     $(if $i >= FROM {
-                        killed = entry!($n, killed, w, S, $t, $f, $dir $s, [$($m),*], [$($e),*], [$($k),*]);
+                        killed = entry!($n, killed, w, zero, S, $t, $f, $dir $s, [$($m),*], [$($e),*], [$($k),*]);
                     })*
                     $(if $ti >= FROM {
-                        killed = entry!($n, killed, w, S, $tt, $tf, $tdir $ts, [$($tm),*], [$($te),*], [$($tk),*]);
+                        killed = entry!($n, killed, w, zero, S, $tt, $tf, $tdir $ts, [$($tm),*], [$($te),*], [$($tk),*]);
                     })*
                     !killed.or_lanes()
                 }

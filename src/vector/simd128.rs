@@ -107,6 +107,24 @@ impl Vector for v128 {
         // any alignment.
         unsafe { v128_load(src.as_ptr().cast()) }
     }
+    /// A load at an address LLVM cannot see through, so that it stays a
+    /// load: from a `v128.const`, V8 builds the vector with four
+    /// instructions where it is used, or holds it in a register the filter
+    /// needs.
+    #[inline(always)]
+    unsafe fn load_constant(src: &'static [u32], zero: usize) -> Self {
+        let src = &src[..4];
+        // SAFETY: four readable words (`zero` is 0); v128.load takes any
+        // alignment.
+        unsafe { v128_load(src.as_ptr().wrapping_add(zero).cast()) }
+    }
+    #[inline(always)]
+    fn opaque_zero() -> usize {
+        /// Zero, read where the compilers cannot tell.
+        static ZERO: usize = 0;
+        // SAFETY: a static's read.
+        unsafe { core::ptr::read_volatile(&ZERO) }
+    }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
         u32x4_add(self, o)
@@ -114,6 +132,13 @@ impl Vector for v128 {
     #[inline(always)]
     unsafe fn eq(self, o: Self) -> Self {
         u32x4_eq(self, o)
+    }
+    /// wasm has no and-not: V8 builds the complement of the compare with
+    /// two instructions more.
+    #[inline(always)]
+    unsafe fn kill_unless_bit(self, near: Self, far: Self, m: Self, e: Self, k: Self) -> Self {
+        let differs = u32x4_eq(v128_and(v128_xor(near, far), m), v128_xor(m, e));
+        v128_or(self, v128_and(k, differs))
     }
     #[inline(always)]
     unsafe fn or_lanes(self) -> u32 {
