@@ -62,8 +62,9 @@ pub(crate) trait Vector: Copy {
     unsafe fn store(self, out: &mut [u32]);
     /// The `LANES` words of `src[..LANES]`, one per lane.
     unsafe fn load(src: &[u32]) -> Self;
-    /// [`load`](Self::load) of a constant, `zero` from [`opaque_zero`](Self::opaque_zero): where the compiler
-    /// folds constants into the code, the constant itself.
+    /// [`load`](Self::load) of a constant, `zero` from
+    /// [`opaque_zero`](Self::opaque_zero): where the compiler folds
+    /// constants into the code, the constant itself.
     #[inline(always)]
     unsafe fn load_constant(src: &'static [u32], zero: usize) -> Self {
         let _ = zero;

@@ -118,9 +118,10 @@ impl Vector for v128 {
         // alignment.
         unsafe { v128_load(src.as_ptr().wrapping_add(zero).cast()) }
     }
+    /// A volatile read, which neither LLVM nor V8 sees through (also the
+    /// wasm32 rounds' tie).
     #[inline(always)]
     fn opaque_zero() -> usize {
-        /// Zero, read where the compilers cannot tell.
         static ZERO: usize = 0;
         // SAFETY: a static's read.
         unsafe { core::ptr::read_volatile(&ZERO) }

@@ -25,6 +25,7 @@ use crate::block::Block;
 use crate::compress::lanes::compress_words;
 use crate::compress::portable::StoringRounds;
 use crate::compress::{BetweenGroups, State};
+use crate::vector::Vector;
 use crate::vector::simd128::bswap;
 
 /// The portable steps on a schedule simd128 expands (the module's doc).
@@ -69,10 +70,8 @@ impl StoringRounds for Simd128 {
         beside: &mut impl BetweenGroups,
     ) -> State {
         let out = w.as_mut_ptr();
-        /// Zero, read where the compilers cannot tell (the tie above).
-        static ZERO: u32 = 0;
-        // SAFETY: a static's read.
-        let zero = unsafe { core::ptr::read_volatile(&ZERO) };
+        // Zero, read where the compilers cannot tell (the tie above).
+        let zero = <v128 as Vector>::opaque_zero() as u32;
         let mut v = [u32x4_splat(0); 20];
         for (i, x) in v.iter_mut().take(4).enumerate() {
             // SAFETY: bytes 16i..16i + 16 of the block; v128.load takes any
