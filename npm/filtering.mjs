@@ -72,12 +72,28 @@ function blobReader(blob, buffers) {
         free.push(buffer);
       }
     },
+    /**
+     * Reads the next buffer while the one before is used: the browser reads the file on another
+     * thread meanwhile (reads stay one after the other, as a BYOB reader's must).
+     */
     async run(use) {
-      for (let at = 0; at < blob.size; ) {
-        const view = reader ? await fill(reader, await next()) : await slice(blob, at, await next());
+      const read = async (at) => {
+        const buffer = await next();
+        return reader ? fill(reader, buffer) : slice(blob, at, buffer);
+      };
+      let ahead = blob.size > 0 ? read(0) : null;
+      for (let at = 0; ahead !== null; ) {
+        const view = await ahead;
         if (view.byteLength === 0) return;
         at += view.byteLength;
-        use(view);
+        ahead = at < blob.size ? read(at) : null;
+        try {
+          use(view);
+        } catch (err) {
+          // The read ahead is abandoned: its failure, if any, is not this run's.
+          ahead?.catch(() => {});
+          throw err;
+        }
       }
     },
   };
