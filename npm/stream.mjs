@@ -178,24 +178,13 @@ export async function hashStream(wasm, source, options, onProgress) {
   }
 }
 
-/**
- * One worker: each chunk hashed here as it comes, the next one asked for first, so that a
- * source that reads on another thread (a File's stream) reads it meanwhile.
- */
+/** One worker: each chunk hashed here as it comes. */
 async function hashHere(h, chunks, run) {
-  let ahead = chunks.next(run.stopper);
   for (;;) {
-    const step = await ahead;
+    const step = await chunks.next(run.stopper);
     if (step.done) return;
-    ahead = chunks.next(run.stopper);
-    try {
-      feed(h, toInput(step.value, 'each chunk of the stream'));
-      run.progress(h.length());
-      run.check();
-    } catch (err) {
-      // The chunk asked for ahead is abandoned (the source is stopped): its failure is not ours.
-      ahead.catch(() => {});
-      throw err;
-    }
+    feed(h, toInput(step.value, 'each chunk of the stream'));
+    run.progress(h.length());
+    run.check();
   }
 }
