@@ -325,6 +325,16 @@ async function* pieces(b, size) {
   }
 }
 
+/** `data` in chunks of `n` bytes, each yielded in the one buffer the generator refills. */
+async function* refilling(data, n) {
+  const buffer = new Uint8Array(n);
+  for (let at = 0; at < data.length; at += n) {
+    const chunk = data.subarray(at, at + n);
+    buffer.set(chunk);
+    yield buffer.subarray(0, chunk.length);
+  }
+}
+
 test('hashStream: every kind of source, with progress', async () => {
   const want = sha1dc(SHATTERED);
   const sources = {
@@ -341,6 +351,7 @@ test('hashStream: every kind of source, with progress', async () => {
     Blob: () => new Blob([SHATTERED.subarray(0, 1000), SHATTERED.subarray(1000)]),
     File: () => new File([SHATTERED], 'shattered-1.pdf'),
     'async generator': () => pieces(SHATTERED, 77_777),
+    'async generator refilling one buffer': () => refilling(SHATTERED, 4096),
   };
   for (const [what, make] of Object.entries(sources)) {
     const seen = [];
@@ -350,6 +361,8 @@ test('hashStream: every kind of source, with progress', async () => {
     assert.equal(seen.at(-1), SHATTERED.length, what);
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], `${what}: progress increases`);
   }
+  // A chunk is hashed before the next is asked for, on one worker as on two.
+  for (const worker of [false, true]) assert.deepEqual(await hashStream(refilling(SHATTERED, 4096), { worker }), want, `worker: ${worker}`);
   // The two-argument form, options omitted.
   const seen = [];
   assert.deepEqual(await hashStream(pieces(SHATTERED, 50_000), (n) => seen.push(n)), want);
