@@ -73,8 +73,8 @@ function blobReader(blob, buffers) {
       }
     },
     /**
-     * Reads the next buffer while the one before is used: the browser reads the file on another
-     * thread meanwhile (reads stay one after the other, as a BYOB reader's must).
+     * Reads the next buffer while the one before is used, so that the runtime reads the file
+     * meanwhile (reads stay one after the other, as a BYOB reader's must).
      */
     async run(use) {
       const read = async (at) => {

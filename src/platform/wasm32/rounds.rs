@@ -4,7 +4,8 @@
 //! filter reads it too.
 //!
 //! V8 keeps a scalar schedule's 16-word window on the stack, a spill and
-//! reloads every step; here each step reads its word with one load, and the vectors run on units the steps leave idle.
+//! reloads every step; here each step reads its word with one load, and the
+//! vectors run on units the steps leave idle.
 //! Each vector is computed two vectors ahead of the step that first reads
 //! it, beside the steps (all at once before the steps is a dependent chain
 //! the steps wait for), from vectors held in registers (a vector load of
