@@ -2,16 +2,15 @@
 // buffers in wasm memory that the module keeps from call to call (RawCalls, bindings/src/lib.rs),
 // and each result is read where the module wrote it, in the long form (RESULT_LEN bytes).
 // Nothing is allocated on either side but the result objects.
-import { RESULT_LEN } from './result.mjs';
 
 /** Room for a string of this many UTF-16 units, in UTF-8 bytes (TextEncoder.encodeInto). */
 const utf8Room = (units) => 3 * units;
 
 /**
- * The crossing of one module: `raw` its exports (RawCalls, wasmMemory), `decodeAt(mem, at)` its
- * result decoder. Made at the first call, once the module is loaded.
+ * The crossing of one module: `raw` its exports (RawCalls, wasmMemory), `decodeAt(mem, at)` and
+ * `decodeManyAt` its result decoders (result.mjs). Made at the first call, once the module is loaded.
  */
-export function createCalls(raw, decodeAt) {
+export function createCalls(raw, { decodeAt, decodeManyAt }) {
   const calls = new raw.RawCalls();
   const memory = raw.wasmMemory();
   let mem = new Uint8Array(memory.buffer);
@@ -57,9 +56,9 @@ export function createCalls(raw, decodeAt) {
         lengths[k] = v.length;
         end += v.length;
       }
-      let out = calls.hashMany(views.length, total, flags);
-      const r = bytes();
-      for (let k = 0; k < indices.length; k++, out += RESULT_LEN) results[indices[k]] = decodeAt(r, out);
+      const out = calls.hashMany(views.length, total, flags);
+      // The memory's view only now: the call may have grown it.
+      decodeManyAt(bytes(), out, views.length, indices, results);
     },
   };
 }

@@ -76,10 +76,11 @@ async function readNodeFile(input) {
 export function createApi(raw, load, loadSync, startWorker = null) {
   const loader = createLoader(load, loadSync);
   const { ensureReady } = loader;
-  const { decode, decodeAt } = createDecoder((index) => raw.dvName(index));
+  const decoder = createDecoder((index) => raw.dvName(index));
+  const { decode } = decoder;
   /** The one-call crossing (calls.mjs), made at the first call: the module is loaded by then. */
   let oneCall = null;
-  const calls = () => (oneCall ??= createCalls(raw, decodeAt));
+  const calls = () => (oneCall ??= createCalls(raw, decoder));
 
   /** sha1dc() once the arguments are checked: `input` from toInput. */
   function hashOne(input, flags, size) {

@@ -63,6 +63,9 @@ function isDetached(buffer) {
   }
 }
 
+/** `where`, or `where[index]` with an index. */
+const named = (where, index) => (index === undefined ? where : `${where}[${index}]`);
+
 function detachedError(where, data) {
   const what = tag(data) === 'ArrayBuffer' ? 'a detached ArrayBuffer' : `a ${tag(data)} over a detached ArrayBuffer`;
   return new TypeError(
@@ -72,9 +75,10 @@ function detachedError(where, data) {
 
 /**
  * The bytes of `data` as a Uint8Array view (no copy), or the string itself;
- * throws a TypeError for anything else, naming `where` (the argument).
+ * throws a TypeError for anything else, naming `where` (the argument), or
+ * `where[index]` with an index (its name made only for the error).
  */
-export function toInput(data, where) {
+export function toInput(data, where, index) {
   if (typeof data === 'string') return data;
   if (ArrayBuffer.isView(data)) {
     let view;
@@ -82,19 +86,19 @@ export function toInput(data, where) {
       view = data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     } catch (err) {
       // A DataView over a detached buffer throws on byteLength.
-      if (isDetached(data.buffer)) throw detachedError(where, data);
+      if (isDetached(data.buffer)) throw detachedError(named(where, index), data);
       throw err;
     }
     // A typed array over a detached buffer reads as empty: never hash that silently.
-    if (view.length === 0 && isDetached(data.buffer)) throw detachedError(where, data);
+    if (view.length === 0 && isDetached(data.buffer)) throw detachedError(named(where, index), data);
     return view;
   }
   const t = tag(data);
   if (t === 'ArrayBuffer' || t === 'SharedArrayBuffer') {
-    if (isDetached(data)) throw detachedError(where, data);
+    if (isDetached(data)) throw detachedError(named(where, index), data);
     return new Uint8Array(data);
   }
-  throw new TypeError(`sha1dc: ${where} must be ${ACCEPTED}; got ${describe(data)}`);
+  throw new TypeError(`sha1dc: ${named(where, index)} must be ${ACCEPTED}; got ${describe(data)}`);
 }
 
 /**

@@ -22,7 +22,7 @@ export function createMany(hashMany, hashOne) {
     const { flags } = parseOptions(options, 'sha1dcMany()', MANY_OPTION_NAMES);
     // Every message is checked before any is hashed.
     const inputs = new Array(list.length);
-    for (let i = 0; i < list.length; i++) inputs[i] = toInput(list[i], `sha1dcMany() messages[${i}]`);
+    for (let i = 0; i < list.length; i++) inputs[i] = toInput(list[i], 'sha1dcMany() messages', i);
     const results = new Array(inputs.length);
     let encoder = null;
     let indices = [];

@@ -16,6 +16,9 @@ for (let b = 0; b < 256; b++) {
   HEX_CODES[2 * b] = digits.charCodeAt(0);
   HEX_CODES[2 * b + 1] = digits.charCodeAt(1);
 }
+/** Decodes the hex digits wasm writes (ASCII, so UTF-8, the one encoding every runtime has). */
+const ascii = new TextDecoder();
+
 /** The 40 character codes of one digest, filled by hex() and read by String.fromCharCode. */
 const hexCodes = new Array(40).fill(0);
 
@@ -65,11 +68,14 @@ export function createDecoder(dvName) {
     }
     return n;
   };
-  /** The result whose digest is mem[at..at + 20], `full` if the long form follows it. */
-  const read = (mem, at, full, own) => {
+  /**
+   * The result whose digest is mem[at..at + 20], `full` if the long form follows it; `digits`
+   * its hex when already made.
+   */
+  const read = (mem, at, full, own, digits = hex(mem, at)) => {
     const collision = full && mem[at + 40] === 1 ? readCollision(mem, at, name) : null;
     const result = Object.create(RESULT_PROTO);
-    result.hex = hex(mem, at);
+    result.hex = digits;
     // Without a collision the output is the plain SHA-1: one string serves.
     result.sha1 = collision === null ? result.hex : hex(mem, at + 20);
     // Bytes of their own, never a view of wasm memory or of a larger result.
@@ -80,6 +86,18 @@ export function createDecoder(dvName) {
   return {
     decode: (bytes) => read(bytes, 0, bytes.length === RESULT_LEN, bytes.length === 20 && bytes.buffer.byteLength === 20),
     decodeAt: (mem, at) => read(mem, at, true, false),
+    /**
+     * The `count` results in the long form at `mem[at]`, their hex digits after them (as
+     * RawCalls.hashMany writes them), to `results[indices[k]]`: the digits decoded in one call,
+     * each result's a substring of them.
+     */
+    decodeManyAt(mem, at, count, indices, results) {
+      const hexAt = at + count * RESULT_LEN;
+      const digits = ascii.decode(mem.subarray(hexAt, hexAt + count * 40));
+      for (let k = 0; k < count; k++) {
+        results[indices[k]] = read(mem, at + k * RESULT_LEN, true, false, digits.substring(40 * k, 40 * k + 40));
+      }
+    },
   };
 }
 
