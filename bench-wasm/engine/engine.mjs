@@ -4,6 +4,7 @@
 // headless Chromium (--chromium, through ../node_modules/playwright-core,
 // /usr/bin/chromium or CHROMIUM). Build with build.sh, then:
 //   node engine.mjs [--chromium [--js-flags "..."]] [--rounds 11] [--blocks 2,16,256,16384] [--only a,b] [module.wasm ...]
+// (the batch, many_1_block, many_2_blocks and many_64_blocks: per block of its messages, with --only)
 import { readFileSync } from 'node:fs';
 import { argv } from 'node:process';
 
@@ -44,8 +45,10 @@ async function measure({ modules, rounds, sizes, only, cpu }) {
       s = (Math.imul(s, 1103515245) + 12345) >>> 0;
       input[i] = s >>> 24;
     }
-    for (const name of ['sha1dc_wasm', 'sha1dc_wasm_portable', 'sha1dc_wasm_plain', 'sha1_crate', 'sha1dc_crate']) {
-      if (only && !only.split(',').includes(name)) continue;
+    // The batch's exports (many_*) only when asked for with --only.
+    for (const name of ['sha1dc_wasm', 'sha1dc_wasm_portable', 'sha1dc_wasm_plain', 'sha1_crate', 'sha1dc_crate', 'many_1_block', 'many_2_blocks', 'many_64_blocks', 'many_64_blocks_plain']) {
+      if (only ? !only.split(',').includes(name) : name.startsWith('many_')) continue;
+      if (x[name] === undefined) continue;
       if (k > 0 && name.endsWith('_crate')) continue;
       runs.push({ label: modules.length > 1 ? `${name} [${k}]` : name, f: x[name] });
     }

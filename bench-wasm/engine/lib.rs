@@ -66,3 +66,73 @@ pub extern "C" fn sha1dc_crate(n: usize) -> u32 {
         Err(c) => u32::from(c.digest().as_bytes()[0]),
     }
 }
+
+/// This engine's batch (`hash_many_into`, one message per simd128 lane) on
+/// messages of `k` blocks with their padding (`64 * k - 9` bytes), as many
+/// as fit in `blocks` blocks, 64 at a time.
+fn many(blocks_in: usize, k: usize) -> u32 {
+    let data = blocks(blocks_in);
+    let len = 64 * k - 9;
+    let mut acc = 0u32;
+    let mut out: [sha1dc_wasm::Outcome; 64] = core::array::from_fn(|_| Default::default());
+    let messages: [&[u8]; 64] = core::array::from_fn(|i| {
+        let at = (i * 64 * k).min(data.len());
+        &data[at..(at + len).min(data.len())]
+    });
+    let count = (blocks_in / k).min(64);
+    let mut done = 0;
+    while done < blocks_in / k {
+        let n = count.min(blocks_in / k - done);
+        if sha1dc_wasm::Hasher::builder()
+            .hash_many_into(&messages[..n], &mut out[..n])
+            .is_err()
+        {
+            core::arch::wasm32::unreachable()
+        }
+        acc = acc.wrapping_add(u32::from(out[0].digest().as_bytes()[0]));
+        done += n;
+    }
+    acc
+}
+
+/// The batch on one-block messages (55 bytes each).
+#[no_mangle]
+pub extern "C" fn many_1_block(n: usize) -> u32 {
+    many(n, 1)
+}
+
+/// The batch on two-block messages (119 bytes each: a 64-byte message takes two).
+#[no_mangle]
+pub extern "C" fn many_2_blocks(n: usize) -> u32 {
+    many(n, 2)
+}
+
+/// The batch on 64-block messages (4,087 bytes each).
+#[no_mangle]
+pub extern "C" fn many_64_blocks(n: usize) -> u32 {
+    many(n, 64)
+}
+
+/// The batch without detection on 64-block messages.
+#[no_mangle]
+pub extern "C" fn many_64_blocks_plain(n: usize) -> u32 {
+    let data = blocks(n);
+    let messages: [&[u8]; 64] = core::array::from_fn(|i| {
+        let at = (i * 64 * 64).min(data.len());
+        &data[at..(at + 4087).min(data.len())]
+    });
+    let mut out: [sha1dc_wasm::Outcome; 64] = core::array::from_fn(|_| Default::default());
+    let mut done = 0;
+    while done < n / 64 {
+        let k = 64.min(n / 64 - done);
+        if sha1dc_wasm::Hasher::builder()
+            .detect_collisions(false)
+            .hash_many_into(&messages[..k], &mut out[..k])
+            .is_err()
+        {
+            core::arch::wasm32::unreachable()
+        }
+        done += k;
+    }
+    u32::from(out[0].digest().as_bytes()[0])
+}
