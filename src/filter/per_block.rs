@@ -44,6 +44,17 @@ const fn rev<const N: usize>(a: [u32; N]) -> [u32; N] {
     out
 }
 
+/// `a ^ b`, lane by lane.
+const fn xor<const N: usize>(a: [u32; N], b: [u32; N]) -> [u32; N] {
+    let mut out = [0; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = a[i] ^ b[i];
+        i += 1;
+    }
+    out
+}
+
 /// Whether each lane of an entry's mask `m` has at most one bit, and its
 /// DVs `k` none where `m` has none ([`Vector::kill_unless_bit`]).
 const fn one_bit_lanes<const N: usize>(m: [u32; N], k: [u32; N]) -> bool {
@@ -81,14 +92,18 @@ macro_rules! entry {
         let mut killed = $killed;
         for at in (0..$n).step_by(V::LANES) {
             type Lanes = &'static Padded<$n>;
+            const ONE_BIT: bool = one_bit_lanes($m, $k);
+            // The expected bits, or with one bit a lane those that differ
+            // from the mask's ([`Vector::kill_unless_bit`]).
+            const E_OR_FLIP: [u32; $n] = if ONE_BIT { xor($m, $e) } else { $e };
             let (m, e, k, c): (Lanes, Lanes, Lanes, _) = if $s::MIRRORED {
                 const M: Padded<$n> = Padded(rev($m));
-                const E: Padded<$n> = Padded(rev($e));
+                const E: Padded<$n> = Padded(rev(E_OR_FLIP));
                 const K: Padded<$n> = Padded(rev($k));
                 (&M, &E, &K, $n - at - V::LANES)
             } else {
                 const M: Padded<$n> = Padded($m);
-                const E: Padded<$n> = Padded($e);
+                const E: Padded<$n> = Padded(E_OR_FLIP);
                 const K: Padded<$n> = Padded($k);
                 (&M, &E, &K, at)
             };
@@ -100,7 +115,6 @@ macro_rules! entry {
                 V::load_constant(&e.0[c..], $zero),
                 V::load_constant(&k.0[c..], $zero),
             );
-            const ONE_BIT: bool = one_bit_lanes($m, $k);
             killed = if ONE_BIT {
                 killed.kill_unless_bit(near, far, m, e, k)
             } else {

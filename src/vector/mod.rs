@@ -100,13 +100,13 @@ pub(crate) trait Vector: Copy {
         unsafe { self.or(k.andnot(near.xor(far).and(m).eq(e))) }
     }
     /// [`kill_unless`](Self::kill_unless) where each lane of `m` has at
-    /// most one bit, and `k` none where `m` has none: then
-    /// `(near ^ far) & m != e` is `(near ^ far) & m == m ^ e`, which a form
-    /// without an and-not computes in fewer instructions.
+    /// most one bit, and `k` none where `m` has none, given `flip = m ^ e`:
+    /// then `(near ^ far) & m != e` is `(near ^ far) & m == flip`, which a
+    /// form without an and-not computes in fewer instructions.
     #[inline(always)]
-    unsafe fn kill_unless_bit(self, near: Self, far: Self, m: Self, e: Self, k: Self) -> Self {
+    unsafe fn kill_unless_bit(self, near: Self, far: Self, m: Self, flip: Self, k: Self) -> Self {
         // SAFETY: the caller guarantees the instruction set.
-        unsafe { self.kill_unless(near, far, m, e, k) }
+        unsafe { self.kill_unless(near, far, m, m.xor(flip), k) }
     }
     /// The `LANES` lanes or-ed together.
     #[inline(always)]

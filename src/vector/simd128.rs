@@ -137,8 +137,8 @@ impl Vector for v128 {
     /// wasm has no and-not: V8 builds the complement of the compare with
     /// two instructions more.
     #[inline(always)]
-    unsafe fn kill_unless_bit(self, near: Self, far: Self, m: Self, e: Self, k: Self) -> Self {
-        let differs = u32x4_eq(v128_and(v128_xor(near, far), m), v128_xor(m, e));
+    unsafe fn kill_unless_bit(self, near: Self, far: Self, m: Self, flip: Self, k: Self) -> Self {
+        let differs = u32x4_eq(v128_and(v128_xor(near, far), m), flip);
         v128_or(self, v128_and(k, differs))
     }
     #[inline(always)]
