@@ -6,13 +6,13 @@ use super::{BetweenGroups, K};
 use crate::vector::Vector;
 
 /// One step: `$e` takes the sum, `$b` is rotated; word `$t` from
-/// `$word!($t, $e)`.
+/// `$word!($t, $e)`, the step's constant from `$keys`.
 macro_rules! step {
-    ($word:ident, $f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+    ($word:ident, $keys:ident, $f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
         $e = $e
             .add($a.rotl5())
             .add(V::$f($b, $c, $d))
-            .add(V::splat(K[$t / 20]))
+            .add($keys[$t / 20])
             .add($word!($t, $e));
         $b = $b.rotl30();
     };
@@ -20,56 +20,71 @@ macro_rules! step {
 
 /// Five steps, the working variables renamed rather than moved.
 macro_rules! five {
-    ($word:ident, $f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
-        step!($word, $f, $t, $a, $b, $c, $d, $e);
-        step!($word, $f, $t + 1, $e, $a, $b, $c, $d);
-        step!($word, $f, $t + 2, $d, $e, $a, $b, $c);
-        step!($word, $f, $t + 3, $c, $d, $e, $a, $b);
-        step!($word, $f, $t + 4, $b, $c, $d, $e, $a);
+    ($word:ident, $keys:ident, $f:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        step!($word, $keys, $f, $t, $a, $b, $c, $d, $e);
+        step!($word, $keys, $f, $t + 1, $e, $a, $b, $c, $d);
+        step!($word, $keys, $f, $t + 2, $d, $e, $a, $b, $c);
+        step!($word, $keys, $f, $t + 3, $c, $d, $e, $a, $b);
+        step!($word, $keys, $f, $t + 4, $b, $c, $d, $e, $a);
     };
 }
 
+/// The steps' four constants in `V`'s lanes, made from `zero`
+/// ([`Vector::opaque_zero`] of the form that runs them): where the compiler
+/// folds constants into the code, the constants themselves. In wasm V8
+/// builds a `v128.const` again at every use (three or four instructions),
+/// and LLVM adds a scalar constant last in the step's sum, which V8 12 and
+/// later then add after the rotation, on the chain between steps: made
+/// once from a zero neither can see, they are values added early.
+#[inline(always)]
+pub(crate) unsafe fn step_constants<V: Vector>(zero: usize) -> [V; 4] {
+    // SAFETY: the caller guarantees V's instruction set.
+    K.map(|k| unsafe { V::splat(k.wrapping_add(zero as u32)) })
+}
+
 /// The 80 steps from the chaining values `$chains` (and the feed-forward), word t from
-/// `$word!(t)`, the working state before step 60 into `$before_60`, and
+/// `$word!(t)` and its constant from `$keys` ([`step_constants`]), the
+/// working state before step 60 into `$before_60`, and
 /// `$after.group(k)` after steps `5k..5k + 5` (`k` in 0..16; `()` without it).
 macro_rules! eighty_steps {
-    ($word:ident, $chains:ident, $before_60:ident) => {
-        eighty_steps!($word, $chains, $before_60, ())
+    ($word:ident, $keys:ident, $chains:ident, $before_60:ident) => {
+        eighty_steps!($word, $keys, $chains, $before_60, ())
     };
-    ($word:ident, $chains:ident, $before_60:ident, $after:expr) => {{
+    ($word:ident, $keys:ident, $chains:ident, $before_60:ident, $after:expr) => {{
+        let keys = $keys;
         let [mut a, mut b, mut c, mut d, mut e] = *$chains;
-        five!($word, choose, 0, a, b, c, d, e);
+        five!($word, keys, choose, 0, a, b, c, d, e);
         $after.group(0);
-        five!($word, choose, 5, a, b, c, d, e);
+        five!($word, keys, choose, 5, a, b, c, d, e);
         $after.group(1);
-        five!($word, choose, 10, a, b, c, d, e);
+        five!($word, keys, choose, 10, a, b, c, d, e);
         $after.group(2);
-        five!($word, choose, 15, a, b, c, d, e);
+        five!($word, keys, choose, 15, a, b, c, d, e);
         $after.group(3);
-        five!($word, parity, 20, a, b, c, d, e);
+        five!($word, keys, parity, 20, a, b, c, d, e);
         $after.group(4);
-        five!($word, parity, 25, a, b, c, d, e);
+        five!($word, keys, parity, 25, a, b, c, d, e);
         $after.group(5);
-        five!($word, parity, 30, a, b, c, d, e);
+        five!($word, keys, parity, 30, a, b, c, d, e);
         $after.group(6);
-        five!($word, parity, 35, a, b, c, d, e);
+        five!($word, keys, parity, 35, a, b, c, d, e);
         $after.group(7);
-        five!($word, majority, 40, a, b, c, d, e);
+        five!($word, keys, majority, 40, a, b, c, d, e);
         $after.group(8);
-        five!($word, majority, 45, a, b, c, d, e);
+        five!($word, keys, majority, 45, a, b, c, d, e);
         $after.group(9);
-        five!($word, majority, 50, a, b, c, d, e);
+        five!($word, keys, majority, 50, a, b, c, d, e);
         $after.group(10);
-        five!($word, majority, 55, a, b, c, d, e);
+        five!($word, keys, majority, 55, a, b, c, d, e);
         $after.group(11);
         *$before_60 = [a, b, c, d, e];
-        five!($word, parity, 60, a, b, c, d, e);
+        five!($word, keys, parity, 60, a, b, c, d, e);
         $after.group(12);
-        five!($word, parity, 65, a, b, c, d, e);
+        five!($word, keys, parity, 65, a, b, c, d, e);
         $after.group(13);
-        five!($word, parity, 70, a, b, c, d, e);
+        five!($word, keys, parity, 70, a, b, c, d, e);
         $after.group(14);
-        five!($word, parity, 75, a, b, c, d, e);
+        five!($word, keys, parity, 75, a, b, c, d, e);
         $after.group(15);
         for (s, x) in $chains.iter_mut().zip([a, b, c, d, e]) {
             *s = s.add(x);
@@ -80,7 +95,7 @@ macro_rules! eighty_steps {
 /// [`compress_lanes`] with word `t` from `word(t, e)`, which may read it
 /// from memory or compute it (a form that expands the schedule elsewhere);
 /// `e` is the working variable the word is added to, for a form that ties
-/// its loads to the steps.
+/// its loads to the steps; the constants from `keys` ([`step_constants`]).
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set and what `word` needs.
@@ -88,6 +103,7 @@ macro_rules! eighty_steps {
 pub(crate) unsafe fn compress_words<V: Vector>(
     chains: &mut [V; 5],
     before_60: &mut [V; 5],
+    keys: [V; 4],
     mut word: impl FnMut(usize, V) -> V,
 ) {
     macro_rules! word {
@@ -96,7 +112,7 @@ pub(crate) unsafe fn compress_words<V: Vector>(
         };
     }
     // SAFETY: the caller guarantees V's instruction set and `word`'s needs.
-    unsafe { eighty_steps!(word, chains, before_60) }
+    unsafe { eighty_steps!(word, keys, chains, before_60) }
 }
 
 /// Compresses one block per lane (its first 16 words in `first`) into the
@@ -120,7 +136,8 @@ pub(crate) unsafe fn compress_lanes<V: Vector>(
     let mut w = *first;
     // SAFETY (whole body): the caller guarantees V's instruction set.
     unsafe {
-        compress_words(chains, before_60, |t, _| {
+        let keys = step_constants(V::opaque_zero());
+        compress_words(chains, before_60, keys, |t, _| {
             if t >= 16 {
                 w[t & 15] = V::expand_word(
                     w[(t + 13) & 15],
@@ -166,6 +183,7 @@ pub(crate) unsafe fn compress_lanes_scheduled<V: Vector>(
                 w[T]
             }};
         }
-        eighty_steps!(word, chains, before_60, beside);
+        let keys = step_constants::<V>(V::opaque_zero());
+        eighty_steps!(word, keys, chains, before_60, beside);
     }
 }

@@ -23,7 +23,7 @@ use core::arch::wasm32::{
 };
 
 use crate::block::Block;
-use crate::compress::lanes::compress_words;
+use crate::compress::lanes::{compress_words, step_constants};
 use crate::compress::portable::StoringRounds;
 use crate::compress::{BetweenGroups, State};
 use crate::vector::Vector;
@@ -88,7 +88,8 @@ impl StoringRounds for Simd128 {
         // and every index is below 80; the caller guarantees what `beside`
         // needs.
         unsafe {
-            compress_words::<u32>(chain, &mut before_60, |t, e| {
+            let keys = step_constants::<u32>(zero as usize);
+            compress_words::<u32>(chain, &mut before_60, keys, |t, e| {
                 if t % 8 == 0 {
                     tied = out.wrapping_add((zero & e) as usize);
                 }
