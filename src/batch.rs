@@ -426,7 +426,8 @@ unsafe fn step<V: Vector, const N: usize>(
                 );
                 conditions.finish(&mut masks);
             } else {
-                compress_lanes::<V>(&mut out, &first, &mut before_60, |_, _| {});
+                let zero = V::opaque_zero();
+                compress_lanes::<V>(&mut out, &first, &mut before_60, zero, |_, _| {});
             }
         } else {
             // One form of the rounds, filtered or not: the narrow vectors'

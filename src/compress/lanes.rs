@@ -122,7 +122,8 @@ pub(crate) unsafe fn compress_words<V: Vector>(
 /// no-op closure folds away): the 80 steps written out with the five
 /// working variables renamed rather than moved, so every index is a
 /// constant and the words and the state live in registers (locals in
-/// WebAssembly); the schedule rolls over 16 words.
+/// WebAssembly); the schedule rolls over 16 words. The steps' constants
+/// are made from `zero` ([`step_constants`]).
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.
@@ -131,12 +132,13 @@ pub(crate) unsafe fn compress_lanes<V: Vector>(
     chains: &mut [V; 5],
     first: &[V; 16],
     before_60: &mut [V; 5],
+    zero: usize,
     mut word_out: impl FnMut(usize, V),
 ) {
     let mut w = *first;
     // SAFETY (whole body): the caller guarantees V's instruction set.
     unsafe {
-        let keys = step_constants(V::opaque_zero());
+        let keys = step_constants(zero);
         compress_words(chains, before_60, keys, |t, _| {
             if t >= 16 {
                 w[t & 15] = V::expand_word(

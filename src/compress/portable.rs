@@ -9,12 +9,21 @@ use crate::vector::Vector;
 
 /// Compresses `blocks` into `chain`.
 pub(crate) fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
+    compress_blocks_from_zero(chain, blocks, 0)
+}
+
+/// [`compress_blocks`] with the steps' constants made from `zero`, a zero
+/// the compilers cannot see (wasm32's: [`step_constants`]).
+///
+/// [`step_constants`]: super::lanes::step_constants
+#[inline(always)]
+pub(crate) fn compress_blocks_from_zero(chain: &mut [u32; 5], blocks: &[Block], zero: usize) {
     let mut before_60 = *chain;
     for block in blocks {
         // SAFETY: u32 lanes are plain integer arithmetic.
         unsafe {
             let first = <u32 as Vector>::load16(core::slice::from_ref(block));
-            compress_lanes::<u32>(chain, &first, &mut before_60, |_, _| {});
+            compress_lanes::<u32>(chain, &first, &mut before_60, zero, |_, _| {});
         }
     }
 }
@@ -55,7 +64,7 @@ impl StoringRounds for Scalar {
         // guarantees what `beside` needs.
         unsafe {
             let first = <u32 as Vector>::load16(core::slice::from_ref(block));
-            compress_lanes::<u32>(chain, &first, &mut before_60, |t, x| {
+            compress_lanes::<u32>(chain, &first, &mut before_60, 0, |t, x| {
                 w[t] = x;
                 if t % 4 == 3 {
                     beside.group(t / 4);

@@ -40,7 +40,8 @@ impl Kernels for Platform {
 
     #[inline]
     fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
-        crate::compress::portable::compress_blocks(chain, blocks)
+        let zero = <v128 as crate::vector::Vector>::opaque_zero();
+        crate::compress::portable::compress_blocks_from_zero(chain, blocks, zero)
     }
 
     fn detects_per_block(self) -> bool {
