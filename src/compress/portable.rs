@@ -9,15 +9,22 @@ use crate::vector::Vector;
 
 /// Compresses `blocks` into `chain`.
 pub(crate) fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
-    compress_blocks_from_zero(chain, blocks, 0)
+    blocks_from_zero(chain, blocks, 0)
 }
 
 /// [`compress_blocks`] with the steps' constants made from `zero`, a zero
 /// the compilers cannot see (wasm32's: [`step_constants`]).
 ///
 /// [`step_constants`]: super::lanes::step_constants
-#[inline(always)]
+// Used by the wasm32 platform only.
+#[allow(dead_code)]
 pub(crate) fn compress_blocks_from_zero(chain: &mut [u32; 5], blocks: &[Block], zero: usize) {
+    blocks_from_zero(chain, blocks, zero)
+}
+
+/// Both: with a constant `zero`, the constants fold.
+#[inline(always)]
+fn blocks_from_zero(chain: &mut [u32; 5], blocks: &[Block], zero: usize) {
     let mut before_60 = *chain;
     for block in blocks {
         // SAFETY: u32 lanes are plain integer arithmetic.
