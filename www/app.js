@@ -20,8 +20,14 @@ import { filesFromDrop } from './folders.js';
 import { takeGit } from './git.js'; // repositories, packs and bundles: git.js
 
 const POOL_SIZE = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4));
-/** `?workers=1`: every file on one worker (no filter worker), to compare. */
-const ONE_WORKER = new URLSearchParams(location.search).get('workers') === '1';
+/**
+ * A large file on one worker, without the package's filter worker beside it, where the machine
+ * has two logical CPUs or fewer: the browser's reading of the file takes part of one, and one
+ * worker then ran faster than two (docs/performance.md). `?workers=1` or `?workers=2` in the
+ * address chooses, to compare.
+ */
+const WORKERS = new URLSearchParams(location.search).get('workers');
+const ONE_WORKER = WORKERS === '1' || (WORKERS !== '2' && (navigator.hardwareConcurrency || 2) <= 2);
 
 const $ = (sel) => document.querySelector(sel);
 const ui = {

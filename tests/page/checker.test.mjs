@@ -39,7 +39,8 @@ before(async () => {
   context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   page = await context.newPage();
   seen = watch(context, page, origin);
-  await page.goto(started.url);
+  // Large files on two workers whatever the machine (on two cores the page's default is one).
+  await page.goto(`${started.url}${started.url.includes('?') ? '&' : '?'}workers=2`);
   await page.waitForSelector('#backend.ok', { timeout: 15_000 });
 });
 
@@ -325,11 +326,12 @@ describe('collision checker page', () => {
       // The page runs the same package in a worker, on the same file in the page cache, with the
       // File read and filtered in the filter worker; the README gives the measured ratios. The
       // bounds catch a page that reads the file whole, reads and hashes on one thread, hashes
-      // on the main thread, or whose two workers wait on each other. What the second worker
-      // gains needs a free core, which a machine busy with other work may not have: that is
-      // measured and reported, not asserted.
+      // on the main thread, or whose two workers wait on each other (half of one worker's
+      // speed). What the second worker gains needs a free core: on two, one worker runs faster
+      // (two at 0.75-0.82x), which is why the page's default there is one. That is measured
+      // and reported, not asserted.
       if (speed.node) assert.ok(speed.page >= 0.5 * speed.node, `page ${speed.report.page_rounds_mib_s} MiB/s, Node ${speed.report.node_rounds_mib_s} MiB/s`);
-      assert.ok(speed.page >= 0.75 * speed.pageOneWorker, `two workers ${speed.report.page_rounds_mib_s} MiB/s, one ${speed.report.page_one_worker_rounds_mib_s} MiB/s`);
+      assert.ok(speed.page >= 0.6 * speed.pageOneWorker, `two workers ${speed.report.page_rounds_mib_s} MiB/s, one ${speed.report.page_one_worker_rounds_mib_s} MiB/s`);
       await page.screenshot({ path: join(out, 'large-file.png'), fullPage: true });
     });
   });
@@ -559,7 +561,10 @@ async function speeds(context, page, path, want, firstMs) {
   const node = await import(pathToFileURL(join(PKG_DIR, 'node.mjs')).href).catch(() => null);
   const rate = (ms) => LARGE_BYTES / MiB / (ms / 1000);
   const one = await context.newPage();
-  await one.goto(`${origin}/?workers=1`);
+  // On two cores or fewer the page's default is one worker for a large file: the default page
+  // then, which must take that path.
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency || 2);
+  await one.goto(cores <= 2 ? `${origin}/` : `${origin}/?workers=1`);
   await one.waitForSelector('#backend.ok', { timeout: 15_000 });
   const rates = { page: [rate(firstMs)], pageOneWorker: [], node: [], nodeTwoWorkers: [] };
   const nodeRate = async (worker) => {
@@ -575,7 +580,7 @@ async function speeds(context, page, path, want, firstMs) {
     if (node) rates.nodeTwoWorkers.push(await nodeRate(true));
   }
   const oneStats = await workerStats(one);
-  assert.equal(oneStats.filteredFiles, 0, '?workers=1 hashes on one worker');
+  assert.equal(oneStats.filteredFiles, 0, `${cores <= 2 ? 'the default on two cores' : '?workers=1'} hashes on one worker`);
   await one.close();
   const t1 = performance.now();
   const h = createHash('sha1');
