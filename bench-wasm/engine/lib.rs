@@ -67,10 +67,10 @@ pub extern "C" fn sha1dc_crate(n: usize) -> u32 {
     }
 }
 
-/// This engine's batch (`hash_many_into`, one message per simd128 lane) on
-/// messages of `k` blocks with their padding (`64 * k - 9` bytes), as many
-/// as fit in `blocks` blocks, 64 at a time.
-fn many(blocks_in: usize, k: usize) -> u32 {
+/// This engine's batch (`hash_many_into`, one message per simd128 lane),
+/// detection on or off, on messages of `k` blocks with their padding
+/// (`64 * k - 9` bytes), as many as fit in `blocks` blocks, 64 at a time.
+fn many(blocks_in: usize, k: usize, detect: bool) -> u32 {
     let data = blocks(blocks_in);
     let len = 64 * k - 9;
     let mut acc = 0u32;
@@ -79,11 +79,12 @@ fn many(blocks_in: usize, k: usize) -> u32 {
         let at = (i * 64 * k).min(data.len());
         &data[at..(at + len).min(data.len())]
     });
-    let count = (blocks_in / k).min(64);
+    let total = blocks_in / k;
     let mut done = 0;
-    while done < blocks_in / k {
-        let n = count.min(blocks_in / k - done);
+    while done < total {
+        let n = (total - done).min(64);
         if sha1dc_wasm::Hasher::builder()
+            .detect_collisions(detect)
             .hash_many_into(&messages[..n], &mut out[..n])
             .is_err()
         {
@@ -98,41 +99,23 @@ fn many(blocks_in: usize, k: usize) -> u32 {
 /// The batch on one-block messages (55 bytes each).
 #[no_mangle]
 pub extern "C" fn many_1_block(n: usize) -> u32 {
-    many(n, 1)
+    many(n, 1, true)
 }
 
 /// The batch on two-block messages (119 bytes each: a 64-byte message takes two).
 #[no_mangle]
 pub extern "C" fn many_2_blocks(n: usize) -> u32 {
-    many(n, 2)
+    many(n, 2, true)
 }
 
 /// The batch on 64-block messages (4,087 bytes each).
 #[no_mangle]
 pub extern "C" fn many_64_blocks(n: usize) -> u32 {
-    many(n, 64)
+    many(n, 64, true)
 }
 
 /// The batch without detection on 64-block messages.
 #[no_mangle]
 pub extern "C" fn many_64_blocks_plain(n: usize) -> u32 {
-    let data = blocks(n);
-    let messages: [&[u8]; 64] = core::array::from_fn(|i| {
-        let at = (i * 64 * 64).min(data.len());
-        &data[at..(at + 4087).min(data.len())]
-    });
-    let mut out: [sha1dc_wasm::Outcome; 64] = core::array::from_fn(|_| Default::default());
-    let mut done = 0;
-    while done < n / 64 {
-        let k = 64.min(n / 64 - done);
-        if sha1dc_wasm::Hasher::builder()
-            .detect_collisions(false)
-            .hash_many_into(&messages[..k], &mut out[..k])
-            .is_err()
-        {
-            core::arch::wasm32::unreachable()
-        }
-        done += k;
-    }
-    u32::from(out[0].digest().as_bytes()[0])
+    many(n, 64, false)
 }

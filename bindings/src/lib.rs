@@ -53,7 +53,9 @@ use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
 use sha1dc_wasm::git::{ObjectHasher, ObjectKind, ObjectOutcome};
-use sha1dc_wasm::{BlockFilter, Builder, DisturbanceVector, Hasher, MaskCountError, Outcome};
+use sha1dc_wasm::{
+    BlockFilter, Builder, Digest, DisturbanceVector, Hasher, MaskCountError, Outcome,
+};
 
 /// Option bit: output the safe hash when a collision is detected.
 const SAFE_HASH: u32 = 1;
@@ -237,10 +239,8 @@ impl RawCalls {
         self.results.clear();
         self.results
             .reserve(messages.len() * (RESULT_LEN + HEX_LEN));
-        let mut hex = Vec::with_capacity(messages.len());
         if flags & GIT_BLOB != 0 {
             for outcome in builder(flags).hash_objects(ObjectKind::Blob, &messages) {
-                hex.push(outcome.outcome().digest().to_hex());
                 encode_into(
                     &mut self.results,
                     outcome.outcome(),
@@ -249,11 +249,16 @@ impl RawCalls {
             }
         } else {
             for outcome in builder(flags).hash_many(&messages) {
-                hex.push(outcome.digest().to_hex());
                 encode_into(&mut self.results, &outcome, None);
             }
         }
-        self.results.extend(hex.iter().flatten());
+        // Each output digest (a result's first 20 bytes) in hex, after them all.
+        for k in 0..messages.len() {
+            let mut digest = [0u8; 20];
+            digest.copy_from_slice(&self.results[k * RESULT_LEN..][..20]);
+            self.results
+                .extend_from_slice(&Digest::from(digest).to_hex());
+        }
         Ok(self.results.as_ptr() as u32)
     }
 }

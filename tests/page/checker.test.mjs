@@ -327,8 +327,8 @@ describe('collision checker page', () => {
       // File read and filtered in the filter worker; the README gives the measured ratios. The
       // bounds catch a page that reads the file whole, reads and hashes on one thread, hashes
       // on the main thread, or whose two workers wait on each other (half of one worker's
-      // speed). What the second worker gains needs a free core: on two, one worker runs faster
-      // (two at 0.75-0.82x), which is why the page's default there is one. That is measured
+      // speed). What the second worker gains needs a free core: on two, one worker runs faster,
+      // which is why the page's default there is one (docs/performance.md). That is measured
       // and reported, not asserted.
       if (speed.node) assert.ok(speed.page >= 0.5 * speed.node, `page ${speed.report.page_rounds_mib_s} MiB/s, Node ${speed.report.node_rounds_mib_s} MiB/s`);
       assert.ok(speed.page >= 0.6 * speed.pageOneWorker, `two workers ${speed.report.page_rounds_mib_s} MiB/s, one ${speed.report.page_one_worker_rounds_mib_s} MiB/s`);
