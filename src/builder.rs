@@ -173,7 +173,7 @@ impl Builder {
 
     /// Hashes many git objects of one kind (each `<kind> <len>\0` then its
     /// content), as [`hash_many_into`](Self::hash_many_into) does messages:
-    /// `out[i]` is what [`git::hash_object`](crate::git::hash_object) gives
+    /// `out[i]` is what [`git::hash_object`] gives
     /// for `contents[i]` with these options. An `out` of another length
     /// than `contents` is an error, and nothing is hashed.
     ///
