@@ -2,40 +2,29 @@
 //! (buffering, the output chain, the record of what was flagged). It
 //! decides what to do with blocks; the platform does the work (src/platform).
 //!
-//! A block's path is compress, filter, test, record. [`Engine::update`]
-//! and [`Engine::finalize`] (or [`Engine::hash_all`], the whole message at
-//! once) hand whole blocks to [`Engine::process`]. With a platform that
-//! detects one block at a time (SHA-NI, ARMv8, NEON, simd128: the filter
-//! reads the schedule the rounds store, src/detect) it runs them all
-//! through that and stops only after a collision; otherwise it filters them
-//! ahead of their compression (src/filter) and compresses the runs between
-//! candidates in one call each, a candidate compressed and tested alone
-//! ([`Engine::detect_masked`]). Blocks whose masks were filtered elsewhere
-//! ([`Engine::update_with_masks`], the hashing half of src/halves.rs) take
-//! that last path with their masks. A flagged block goes to
-//! [`Record::flag`], the one rare path (src/record.rs).
+//! [`Engine::update`] and [`Engine::finalize`] (or [`Engine::hash_all`],
+//! the whole message at once) split the input into whole blocks, hold the
+//! unfinished one, and hand each run of whole blocks to the driver, once
+//! (src/chains.rs): compress, filter, test and record, on the platform's
+//! kernels. Blocks whose masks were filtered elsewhere
+//! ([`Engine::update_with_masks`], the hashing half of src/halves.rs) go
+//! with their masks.
 
 use crate::block::{self, Block, Partial};
+use crate::chains::Chains;
 use crate::compress::IV;
 use crate::config::Config;
-use crate::detect::{Candidates, Found};
-use crate::dv::DisturbanceVector;
 use crate::halves::{BlockFilter, MaskCountError};
 use crate::outcome::Outcome;
 use crate::platform::Platform;
 use crate::record::{Record, Reporter};
 
-/// Blocks filtered per platform call: 4 KiB of input, 256 bytes of masks.
-const FILTER_CALL: usize = 64;
-
 #[derive(Clone, Debug)]
 pub(crate) struct Engine {
-    config: Config,
     /// How this CPU hashes, chosen once.
     platform: Platform,
-    /// The output chain: the safe chain once a collision changed it.
-    chain: [u32; 5],
-    record: Record,
+    /// What the whole blocks have made so far, and the options.
+    chains: Chains,
     /// The unfinished block after the whole ones.
     partial: Partial,
     /// The last whole block added by a plain update, not processed yet: it
@@ -45,22 +34,11 @@ pub(crate) struct Engine {
     kept_back: Option<Block>,
     /// Bytes added so far.
     len: u64,
-    /// Whole blocks processed so far.
-    blocks: u64,
 }
 
 impl Engine {
     pub(crate) fn new(config: Config, platform: Platform) -> Self {
-        Engine {
-            config,
-            platform,
-            chain: IV,
-            record: Record::default(),
-            partial: Partial::EMPTY,
-            kept_back: None,
-            len: 0,
-            blocks: 0,
-        }
+        Engine::resume(config, platform, IV, Record::default(), 0)
     }
 
     /// An engine that continues a message whose first `blocks` whole
@@ -74,16 +52,21 @@ impl Engine {
         blocks: u64,
     ) -> Self {
         Engine {
-            chain,
-            record,
+            platform,
+            chains: Chains {
+                config,
+                chain,
+                record,
+                blocks,
+            },
+            partial: Partial::EMPTY,
+            kept_back: None,
             len: blocks * 64,
-            blocks,
-            ..Engine::new(config, platform)
         }
     }
 
     pub(crate) fn reset(&mut self) {
-        *self = Engine::new(self.config, self.platform);
+        *self = Engine::new(self.chains.config, self.platform);
     }
 
     pub(crate) fn len(&self) -> u64 {
@@ -95,21 +78,21 @@ impl Engine {
     }
 
     pub(crate) fn config(&self) -> Config {
-        self.config
+        self.chains.config
     }
 
     /// New options for every block not compressed yet; a block held back
     /// is compressed with the former ones first, as it was whole before.
     pub(crate) fn change_config(&mut self, change: impl FnOnce(&mut Config)) {
-        let mut config = self.config;
+        let mut config = self.chains.config;
         change(&mut config);
-        if config == self.config {
+        if config == self.chains.config {
             return;
         }
         if let Some(h) = self.kept_back.take() {
             self.process(&[h], &mut Reporter::none());
         }
-        self.config = config;
+        self.chains.config = config;
     }
 
     pub(crate) fn update(&mut self, data: &[u8], report: &mut Reporter<'_>) {
@@ -166,7 +149,7 @@ impl Engine {
     /// go to the platform in one call (filtered in one batch, or a block's
     /// filter beside the rounds of the next).
     fn keeps_last_block(&self) -> bool {
-        self.config.detect && self.config.use_filter
+        self.chains.config.detect && self.chains.config.use_filter
     }
 
     /// [`Engine::update`] that holds no block back: a block held by an
@@ -258,7 +241,7 @@ impl Engine {
         let mut end = [[0; 64]; 3];
         let count = block::end_blocks(&mut end, last, tail, self.len);
         self.process(&end[..count], none);
-        self.record.outcome(&self.chain)
+        self.chains.outcome()
     }
 
     /// The message's outcome; the engine is then spent (dropped, or reset
@@ -268,13 +251,13 @@ impl Engine {
         let mut end = [[0; 64]; 3];
         let count = block::end_blocks(&mut end, held.as_ref(), self.partial.bytes(), self.len);
         self.process(&end[..count], report);
-        self.record.outcome(&self.chain)
+        self.chains.outcome()
     }
 
     /// [`finalize`](Self::finalize) leaving this engine as it is, for a
     /// caller that goes on with the message (the C library's `SHA1DCFinal`):
-    /// only the chain, the record and the counts are copied, not the bytes
-    /// buffered, which the padding reads in place.
+    /// only the chains are copied, not the bytes buffered, which the
+    /// padding reads in place.
     pub(crate) fn outcome_so_far(&self, report: &mut Reporter<'_>) -> Outcome {
         let mut blocks = [[0; 64]; 3];
         let count = block::end_blocks(
@@ -283,185 +266,21 @@ impl Engine {
             self.partial.bytes(),
             self.len,
         );
-        let mut end = Engine {
-            partial: Partial::EMPTY,
-            kept_back: None,
-            ..*self
-        };
-        end.process(&blocks[..count], report);
-        end.record.outcome(&end.chain)
+        let mut chains = self.chains;
+        chains.process(self.platform, &blocks[..count], None, report);
+        chains.outcome()
     }
 
-    /// Compresses whole blocks into the chain(s), detecting collisions.
+    /// Compresses whole blocks into the chain(s), detecting collisions
+    /// (src/chains.rs).
     fn process(&mut self, blocks: &[Block], report: &mut Reporter<'_>) {
-        if !self.config.detect {
-            self.platform.compress(&mut self.chain, blocks);
-            if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.platform.compress(sha1_chain, blocks);
-            }
-            self.blocks += blocks.len() as u64;
-            return;
-        }
-        // Runs at most twice: a second time only when a collision made the
-        // chains part in this call, for the blocks after it.
-        let mut rest = blocks;
-        while !rest.is_empty() {
-            if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.platform.compress(sha1_chain, rest);
-            }
-            rest = if self.config.use_filter && self.platform.detects_per_block() {
-                self.detect_per_block(rest, report)
-            } else {
-                self.detect_filtered_ahead(rest, report)
-            };
-        }
+        self.chains.process(self.platform, blocks, None, report);
     }
 
     /// [`Engine::process`] of blocks whose candidate masks `masks` were
-    /// filtered elsewhere (with the filter off, they are not used).
+    /// filtered elsewhere.
     fn process_masked(&mut self, blocks: &[Block], masks: &[u32], report: &mut Reporter<'_>) {
-        if !(self.config.detect && self.config.use_filter) {
-            return self.process(blocks, report);
-        }
-        // As in `process`: a second time only after the chains part.
-        let mut rest = blocks;
-        while !rest.is_empty() {
-            if let Some(sha1_chain) = &mut self.record.sha1_chain {
-                self.platform.compress(sha1_chain, rest);
-            }
-            let masks = &masks[blocks.len() - rest.len()..];
-            rest = self.detect_masked(rest, masks, report);
-        }
-    }
-
-    /// The output chain over `blocks`, filtered ahead of their compression
-    /// (every block a candidate for every DV with the filter off),
-    /// [`FILTER_CALL`] blocks a call, each call's then hashed by
-    /// [`Engine::detect_masked`]. Returns the blocks after one whose
-    /// collision just made the chains part, or none.
-    fn detect_filtered_ahead<'a>(
-        &mut self,
-        blocks: &'a [Block],
-        report: &mut Reporter<'_>,
-    ) -> &'a [Block] {
-        let mut masks = [u32::MAX; FILTER_CALL];
-        let mut done = 0;
-        for chunk in blocks.chunks(FILTER_CALL) {
-            let masks = &mut masks[..chunk.len()];
-            if self.config.use_filter {
-                self.platform.filter_masks(chunk, masks);
-            }
-            let left = self.detect_masked(chunk, masks, report).len();
-            done += chunk.len();
-            if left > 0 {
-                return &blocks[done - left..];
-            }
-        }
-        &[]
-    }
-
-    /// The output chain over `blocks` whose candidate masks are `masks`:
-    /// the runs between candidates in one compression call each, each
-    /// candidate compressed and tested alone. Returns the blocks after one
-    /// whose collision just made the chains part, or none.
-    fn detect_masked<'a>(
-        &mut self,
-        blocks: &'a [Block],
-        masks: &[u32],
-        report: &mut Reporter<'_>,
-    ) -> &'a [Block] {
-        debug_assert_eq!(masks.len(), blocks.len());
-        let mut run = 0;
-        for (i, &mask) in masks.iter().enumerate() {
-            if mask == 0 {
-                continue;
-            }
-            self.platform.compress(&mut self.chain, &blocks[run..i]);
-            run = i + 1;
-            if self.check_candidate(&blocks[i], mask, self.blocks + i as u64, report) {
-                self.blocks += run as u64;
-                return &blocks[run..];
-            }
-        }
-        self.platform.compress(&mut self.chain, &blocks[run..]);
-        self.blocks += blocks.len() as u64;
-        &[]
-    }
-
-    /// [`Engine::detect_filtered_ahead`] one block at a time, with the
-    /// platform's per-block filter.
-    fn detect_per_block<'a>(
-        &mut self,
-        blocks: &'a [Block],
-        report: &mut Reporter<'_>,
-    ) -> &'a [Block] {
-        let mut rest = blocks;
-        loop {
-            let start = self.chain;
-            let found =
-                self.platform
-                    .detect_per_block(&mut self.chain, rest, self.config.reduced_round);
-            let Found { index: i, dv } = match found {
-                Some(found) => found,
-                None => break,
-            };
-            // The chain into the flagged block, only for a report: the
-            // blocks before it compressed again from the call's start.
-            let mut chain_in = start;
-            if report.wants() {
-                self.platform.compress(&mut chain_in, &rest[..i]);
-            }
-            let parted = self.on_collision(&rest[i], self.blocks + i as u64, dv, chain_in, report);
-            self.blocks += i as u64 + 1;
-            rest = &rest[i + 1..];
-            if parted {
-                return rest;
-            }
-        }
-        self.blocks += rest.len() as u64;
-        &[]
-    }
-
-    /// Compresses a candidate block into the output chain and tests its
-    /// candidate DVs; on a collision, takes the rare path. True when that
-    /// made the chains part.
-    fn check_candidate(
-        &mut self,
-        block: &Block,
-        mask: u32,
-        index: u64,
-        report: &mut Reporter<'_>,
-    ) -> bool {
-        let chain_in = self.chain;
-        let c = Candidates {
-            mask,
-            reduced_round: self.config.reduced_round,
-        };
-        let found = self.platform.compress_candidate(&mut self.chain, block, c);
-        match found {
-            Some(dv) => self.on_collision(block, index, dv, chain_in, report),
-            None => false,
-        }
-    }
-
-    /// The rare path: the block is reported, counted and given the safe
-    /// hash (src/record.rs). True when that made the chains part.
-    fn on_collision(
-        &mut self,
-        block: &Block,
-        index: u64,
-        dv: DisturbanceVector,
-        chain_in: [u32; 5],
-        report: &mut Reporter<'_>,
-    ) -> bool {
-        self.record.flag(
-            &self.config,
-            &mut self.chain,
-            chain_in,
-            block,
-            index,
-            dv,
-            report,
-        )
+        self.chains
+            .process(self.platform, blocks, Some(masks), report);
     }
 }

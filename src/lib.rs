@@ -52,6 +52,7 @@
 mod batch;
 mod block;
 mod builder;
+mod chains;
 mod compress;
 mod config;
 mod detect;

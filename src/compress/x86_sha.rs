@@ -93,23 +93,6 @@ pub(crate) trait Expand {
     unsafe fn words(i: usize, v: &[__m128i; 20]) -> __m128i;
 }
 
-/// `$f::<G.., E>(args)`, with `E` the type of the expansion `$e` after
-/// any other generic arguments `G`: how a caller holding an [`Expansion`]
-/// reaches the rounds compiled for it.
-macro_rules! with_expansion {
-    ($e:expr, $f:ident $(::<$($g:ty),*>)? ($($arg:expr),* $(,)?)) => {
-        match $e {
-            $crate::compress::x86_sha::Expansion::ShaMsg => {
-                $f::<$($($g,)*)? $crate::compress::x86_sha::ShaMsg>($($arg),*)
-            }
-            $crate::compress::x86_sha::Expansion::Rol2 => {
-                $f::<$($($g,)*)? $crate::compress::x86_sha::Rol2>($($arg),*)
-            }
-        }
-    };
-}
-pub(crate) use with_expansion;
-
 /// [`Expansion::ShaMsg`].
 pub(crate) struct ShaMsg;
 

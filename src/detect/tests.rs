@@ -8,7 +8,7 @@ use crate::block::{Block, expand};
 use crate::compress::{IV, compress_expanded, steps_forward};
 use crate::dv::{DVS, DisturbanceVector, DvKind};
 use crate::platform::choice::Vendor;
-use crate::platform::{Backend, Platform};
+use crate::platform::{Backend, Kernels, OnKernels, Platform};
 
 fn words(s: &str) -> Vec<u32> {
     s.split_whitespace()
@@ -133,9 +133,8 @@ fn recompression_known_answers() {
                 let backend = Backend::named(name).unwrap();
                 for vendor in Vendor::ALL {
                     let mut chain = e.chain_in;
-                    let got = backend
-                        .on(vendor)
-                        .compress_candidate(&mut chain, &e.block, c);
+                    let work = CompressCandidate(&mut chain, &e.block, c);
+                    let got = backend.on(vendor).run_on_kernels(work);
                     let what = format!("{}: {name} for {vendor:?}, rr={reduced_round}", e.file);
                     assert_eq!((got, chain), (want, chain_out), "{what}");
                 }
@@ -200,7 +199,7 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
     // there: the portable one stands for them.
     let mut forms: Vec<(String, Platform)> = vec![("portable".into(), Platform::Portable)];
     for backend in Backend::all() {
-        if !backend.other.detects_per_block() {
+        if !backend.other.run_on_kernels(PerBlock) {
             continue;
         }
         if (backend.supported)() {
@@ -244,7 +243,8 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
             for start in 0..=at {
                 for end in start + 1..=(at + 5).min(blocks.len()) {
                     let mut chain = chains[start];
-                    let got = form.detect_per_block(&mut chain, &blocks[start..end], reduced_round);
+                    let work = DetectPerBlock(&mut chain, &blocks[start..end], reduced_round);
+                    let got = form.run_on_kernels(work);
                     let what = format!("{name}: blocks {start}..{end}");
                     if end > at {
                         let index = at - start;
@@ -257,5 +257,40 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
                 }
             }
         }
+    }
+}
+
+/// [`Kernels::compress_candidate`] on a platform's kernels.
+struct CompressCandidate<'a>(&'a mut [u32; 5], &'a Block, Candidates);
+
+impl OnKernels for CompressCandidate<'_> {
+    type Output = Option<DisturbanceVector>;
+
+    unsafe fn run<K: Kernels>(self) -> Self::Output {
+        // SAFETY: as this function's.
+        unsafe { K::compress_candidate(self.0, self.1, self.2) }
+    }
+}
+
+/// [`Kernels::detect_per_block`] on a platform's kernels.
+struct DetectPerBlock<'a>(&'a mut [u32; 5], &'a [Block], bool);
+
+impl OnKernels for DetectPerBlock<'_> {
+    type Output = Option<Found>;
+
+    unsafe fn run<K: Kernels>(self) -> Self::Output {
+        // SAFETY: as this function's.
+        unsafe { K::detect_per_block(self.0, self.1, self.2) }
+    }
+}
+
+/// [`Kernels::PER_BLOCK`] of a platform.
+struct PerBlock;
+
+impl OnKernels for PerBlock {
+    type Output = bool;
+
+    unsafe fn run<K: Kernels>(self) -> bool {
+        K::PER_BLOCK
     }
 }

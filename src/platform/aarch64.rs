@@ -1,5 +1,5 @@
-//! The aarch64 platforms, fastest first, and the `#[target_feature]`
-//! entries of their operations.
+//! The aarch64 platforms, fastest first, the one `match` from each to its
+//! kernels, and the NEON platform's kernels.
 //!
 //! The ARMv8 SHA-1 instructions with the NEON filter, then the portable
 //! compressor with the NEON filter, which detects one block at a time (the
@@ -10,11 +10,10 @@
 //! The ARMv8 platform exists in builds by a compiler that has the SHA-1
 //! intrinsics (`sha1dc_armv8`, set by build.rs); an empty enum in others.
 
-use super::Kernels;
 use super::choice::{Backend, Vendor};
+use super::{Arch, Kernels, OnKernels};
 use crate::block::Block;
-use crate::detect::{self, Candidates, Found};
-use crate::dv::DisturbanceVector;
+use crate::detect::{self, Found};
 use crate::vector::OnVectors;
 
 #[cfg_attr(sha1dc_armv8, path = "armv8.rs")]
@@ -47,60 +46,46 @@ pub(super) fn vendor() -> Vendor {
     Vendor::Other
 }
 
-impl Kernels for Platform {
-    fn name(self) -> &'static str {
+impl Arch for Platform {
+    #[inline(always)]
+    fn run_on_kernels<W: OnKernels>(self, work: W) -> W::Output {
         match self {
-            Platform::Neon => "neon",
-            Platform::Armv8(p) => p.name(),
+            // SAFETY: NEON is part of aarch64.
+            Platform::Neon => unsafe { work.run::<Neon>() },
+            Platform::Armv8(p) => p.run_on_kernels(work),
         }
     }
+}
 
-    #[inline]
-    fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
-        match self {
-            Platform::Neon => crate::compress::portable::compress_blocks(chain, blocks),
-            Platform::Armv8(p) => p.compress(chain, blocks),
-        }
+/// [`Platform::Neon`]'s kernels.
+struct Neon;
+
+impl Kernels for Neon {
+    const NAME: &'static str = "neon";
+    const PER_BLOCK: bool = true;
+
+    unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
+        crate::compress::portable::compress_blocks(chain, blocks)
     }
 
-    fn detects_per_block(self) -> bool {
-        self == Platform::Neon
-    }
-
-    fn detect_per_block(
-        self,
+    unsafe fn detect_per_block(
         chain: &mut [u32; 5],
         blocks: &[Block],
         reduced_round: bool,
-    ) -> Option<Option<Found>> {
+    ) -> Option<Found> {
         use core::arch::aarch64::uint32x4_t;
-        match self {
-            // SAFETY: NEON is part of aarch64.
-            Platform::Neon => Some(unsafe {
-                detect::portable::detect::<uint32x4_t, crate::compress::portable::Scalar>(
-                    chain,
-                    blocks,
-                    reduced_round,
-                )
-            }),
-            Platform::Armv8(p) => p.detect_per_block(chain, blocks, reduced_round),
-        }
-    }
-
-    fn compress_candidate(
-        self,
-        chain: &mut [u32; 5],
-        block: &Block,
-        c: Candidates,
-    ) -> Option<DisturbanceVector> {
-        match self {
-            Platform::Neon => super::compress_candidate_portable(chain, block, c),
-            Platform::Armv8(p) => p.compress_candidate(chain, block, c),
+        // SAFETY: NEON is part of aarch64.
+        unsafe {
+            detect::portable::detect::<uint32x4_t, crate::compress::portable::Scalar>(
+                chain,
+                blocks,
+                reduced_round,
+            )
         }
     }
 
     #[inline(always)]
-    fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
+    unsafe fn run_on_vectors<W: OnVectors>(work: W) -> W::Output {
         // SAFETY: NEON is part of aarch64.
         unsafe { work.run::<core::arch::aarch64::uint32x4_t>() }
     }

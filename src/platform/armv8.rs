@@ -2,12 +2,12 @@
 //! filter ahead on NEON, the candidate's test in scalar. Built by a
 //! compiler that has the SHA-1 intrinsics (`sha1dc_armv8`).
 
-use super::Kernels;
 use crate::block::Block;
 use crate::compress::aarch64_sha;
-use crate::detect::{self, Candidates, Found};
+use crate::detect::{self, Candidates};
 use crate::dv::DisturbanceVector;
 use crate::platform::choice::Backend;
+use crate::platform::{Arch, Kernels, OnKernels};
 use crate::vector::OnVectors;
 
 // cpufeatures' "sha2" is Linux's HWCAP_SHA2, Rust's `sha2` target
@@ -28,49 +28,50 @@ pub(super) const BACKEND: Backend = Backend {
     other: crate::platform::Platform::Arch(super::Platform::Armv8(Platform::Armv8)),
 };
 
-impl Kernels for Platform {
-    fn name(self) -> &'static str {
-        "armv8-sha+neon"
-    }
-
-    #[inline]
-    fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
+impl Arch for Platform {
+    #[inline(always)]
+    fn run_on_kernels<W: OnKernels>(self, work: W) -> W::Output {
         // SAFETY: this platform names a CPU with the SHA-1 instructions.
+        unsafe { work.run::<Armv8>() }
+    }
+}
+
+/// [`Platform::Armv8`]'s kernels.
+struct Armv8;
+
+impl Kernels for Armv8 {
+    const NAME: &'static str = "armv8-sha+neon";
+    const PER_BLOCK: bool = false;
+
+    #[inline(always)]
+    unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
+        // SAFETY (each): the caller checked the CPU.
         unsafe { compress(chain, blocks) }
     }
 
-    fn detects_per_block(self) -> bool {
-        false
-    }
-
-    fn detect_per_block(self, _: &mut [u32; 5], _: &[Block], _: bool) -> Option<Option<Found>> {
-        None
-    }
-
-    fn compress_candidate(
-        self,
+    #[inline(always)]
+    unsafe fn compress_candidate(
         chain: &mut [u32; 5],
         block: &Block,
         c: Candidates,
     ) -> Option<DisturbanceVector> {
-        // SAFETY: this platform names a CPU with the SHA-1 instructions.
         unsafe { compress_candidate(chain, block, c) }
     }
 
     #[inline(always)]
-    fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
+    unsafe fn run_on_vectors<W: OnVectors>(work: W) -> W::Output {
         // SAFETY: NEON is part of aarch64.
         unsafe { work.run::<core::arch::aarch64::uint32x4_t>() }
     }
 }
 
-/// [`Kernels::compress`] with the ARMv8 SHA-1 instructions.
+/// [`Kernels::compress_blocks`] with the ARMv8 SHA-1 instructions.
 ///
 /// # Safety
 /// The CPU must support them (Rust's `sha2` feature).
 #[clippy::msrv = "1.72"]
 #[target_feature(enable = "neon,sha2")]
-unsafe fn compress(chain: &mut [u32; 5], blocks: &[Block]) {
+unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
     // SAFETY: the caller checked the CPU.
     unsafe { aarch64_sha::rounds(chain, blocks) }
 }

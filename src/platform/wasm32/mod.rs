@@ -9,8 +9,8 @@
 
 mod rounds;
 
-use super::Kernels;
 use super::choice::{Backend, Vendor};
+use super::{Arch, Kernels, OnKernels};
 use crate::block::Block;
 use crate::detect::{self, Found};
 use crate::vector::OnVectors;
@@ -33,37 +33,11 @@ pub(super) fn vendor() -> Vendor {
     Vendor::Other
 }
 
-impl Kernels for Platform {
-    fn name(self) -> &'static str {
-        "simd128"
-    }
-
-    #[inline]
-    fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
-        let zero = <v128 as crate::vector::Vector>::opaque_zero();
-        crate::compress::portable::compress_blocks_from_zero(chain, blocks, zero)
-    }
-
-    fn detects_per_block(self) -> bool {
-        true
-    }
-
-    fn detect_per_block(
-        self,
-        chain: &mut [u32; 5],
-        blocks: &[Block],
-        reduced_round: bool,
-    ) -> Option<Option<Found>> {
-        // SAFETY: simd128 is compiled in.
-        Some(unsafe {
-            detect::portable::detect::<v128, rounds::Simd128>(chain, blocks, reduced_round)
-        })
-    }
-
+impl Arch for Platform {
     #[inline(always)]
-    fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
+    fn run_on_kernels<W: OnKernels>(self, work: W) -> W::Output {
         // SAFETY: simd128 is compiled in.
-        unsafe { work.run::<v128>() }
+        unsafe { work.run::<Simd128>() }
     }
 
     /// simd128, which the module fixes when it is compiled, as x86-64
@@ -71,6 +45,35 @@ impl Kernels for Platform {
     /// as much of the module as all the rest, for a backend only a caller
     /// naming it runs.
     fn run_portable<W: OnVectors>(work: W) -> W::Output {
+        // SAFETY: simd128 is compiled in.
+        unsafe { work.run::<v128>() }
+    }
+}
+
+/// [`Platform::Simd128`]'s kernels.
+struct Simd128;
+
+impl Kernels for Simd128 {
+    const NAME: &'static str = "simd128";
+    const PER_BLOCK: bool = true;
+
+    #[inline]
+    unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
+        let zero = <v128 as crate::vector::Vector>::opaque_zero();
+        crate::compress::portable::compress_blocks_from_zero(chain, blocks, zero)
+    }
+
+    unsafe fn detect_per_block(
+        chain: &mut [u32; 5],
+        blocks: &[Block],
+        reduced_round: bool,
+    ) -> Option<Found> {
+        // SAFETY: simd128 is compiled in.
+        unsafe { detect::portable::detect::<v128, rounds::Simd128>(chain, blocks, reduced_round) }
+    }
+
+    #[inline(always)]
+    unsafe fn run_on_vectors<W: OnVectors>(work: W) -> W::Output {
         // SAFETY: simd128 is compiled in.
         unsafe { work.run::<v128>() }
     }

@@ -4,17 +4,18 @@
 //! (`ShaNiAvx512Lanes8`), src/platform/x86_64/mod.rs says why. Built by a
 //! compiler that has the intrinsics (`sha1dc_avx512`).
 
-use super::{Kernels, has_sha_ni, sha_ni_compress_candidate, sha_ni_detect_avx2};
-use super::{sha_ni_test_candidate, x86};
+use super::kernels::{Arrangement, ShaNiKernels, sha_ni_detect_avx2};
+use super::{has_sha_ni, x86};
 use crate::block::{Block, Mirrored};
 use crate::compress::x86_sha::{self, Expand, Rol2, ShaMsg};
 use crate::detect::interleaved::InterleavedFilter;
 use crate::detect::x86_sha::ShaNi;
 use crate::detect::x86_sha::avx512::{Avx512Filter, Lanes8Filter};
-use crate::detect::{self, Candidates, Compressed, Found};
-use crate::dv::DisturbanceVector;
+use crate::detect::{self, Found};
 use crate::platform::choice::Backend;
+use crate::platform::{Ahead, Arch, Lanes, OnKernels};
 use crate::vector::OnVectors;
+use core::marker::PhantomData;
 
 cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl");
 
@@ -65,98 +66,83 @@ pub(super) const LANES: Backend = Backend {
     other: avx512(Platform::Avx512),
 };
 
-impl Kernels for Platform {
-    fn name(self) -> &'static str {
+impl Arch for Platform {
+    #[inline(always)]
+    fn run_on_kernels<W: OnKernels>(self, work: W) -> W::Output {
+        // SAFETY (every arm): the backend table made this value for a CPU
+        // with the kernels' instructions.
         match self {
-            Platform::Avx512 => "avx512",
-            Platform::ShaNiAvx512 | Platform::ShaNiAvx512Lanes8 => "sha-ni+avx512",
-        }
-    }
-
-    #[inline]
-    fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
-        // SAFETY (both): these name a CPU with SHA-NI and AVX-512.
-        match self {
-            Platform::ShaNiAvx512 => unsafe { compress::<Rol2>(chain, blocks) },
-            Platform::ShaNiAvx512Lanes8 => unsafe { compress::<ShaMsg>(chain, blocks) },
-            Platform::Avx512 => crate::compress::portable::compress_blocks(chain, blocks),
-        }
-    }
-
-    #[inline]
-    fn detects_per_block(self) -> bool {
-        self != Platform::Avx512
-    }
-
-    #[inline]
-    fn detect_per_block(
-        self,
-        chain: &mut [u32; 5],
-        blocks: &[Block],
-        reduced_round: bool,
-    ) -> Option<Option<Found>> {
-        // SAFETY (every arm): these name a CPU with SHA-NI and AVX-512.
-        let found = match self {
-            Platform::ShaNiAvx512 if blocks.len() <= SHORT_CALL_INTEL => unsafe {
-                sha_ni_detect_avx2::<Rol2>(chain, blocks, reduced_round)
-            },
+            Platform::Avx512 => unsafe { work.run::<Ahead<Lanes512>>() },
             Platform::ShaNiAvx512 => unsafe {
-                interleaved::<Avx512Filter, Rol2>(chain, blocks, reduced_round, &mut schedules())
-            },
-            Platform::ShaNiAvx512Lanes8 if blocks.len() <= SHORT_CALL_AMD => unsafe {
-                sha_ni_detect_avx2::<ShaMsg>(chain, blocks, reduced_round)
+                work.run::<ShaNiKernels<Rol2, Beside<Avx512Filter>>>()
             },
             Platform::ShaNiAvx512Lanes8 => unsafe {
-                interleaved::<Lanes8Filter, ShaMsg>(chain, blocks, reduced_round, &mut schedules())
+                work.run::<ShaNiKernels<ShaMsg, Beside<Lanes8Filter>>>()
             },
-            Platform::Avx512 => return None,
-        };
-        Some(found)
-    }
-
-    #[inline]
-    fn hides_filter(self) -> bool {
-        self == Platform::ShaNiAvx512Lanes8
-    }
-
-    #[inline]
-    fn compress_candidate(
-        self,
-        chain: &mut [u32; 5],
-        block: &Block,
-        c: Candidates,
-    ) -> Option<DisturbanceVector> {
-        // SAFETY (every arm): these name a CPU with SHA-NI.
-        match self {
-            Platform::ShaNiAvx512 => unsafe { sha_ni_compress_candidate::<Rol2>(chain, block, c) },
-            Platform::ShaNiAvx512Lanes8 => unsafe {
-                sha_ni_compress_candidate::<ShaMsg>(chain, block, c)
-            },
-            Platform::Avx512 => crate::platform::compress_candidate_portable(chain, block, c),
         }
     }
+}
 
-    #[inline]
-    fn test_candidate(
-        self,
-        compressed: &Compressed,
-        block: &Block,
-        c: Candidates,
-    ) -> Option<DisturbanceVector> {
-        // SAFETY (both): these name a CPU with SHA-NI.
-        match self {
-            Platform::ShaNiAvx512 => unsafe { sha_ni_test_candidate::<Rol2>(compressed, block, c) },
-            Platform::ShaNiAvx512Lanes8 => unsafe {
-                sha_ni_test_candidate::<ShaMsg>(compressed, block, c)
-            },
-            Platform::Avx512 => crate::platform::test_scalar(compressed, block, c),
-        }
+/// [`Platform::Avx512`]'s vectors (with the portable rounds).
+struct Lanes512;
+
+impl Lanes for Lanes512 {
+    const NAME: &'static str = "avx512";
+
+    #[inline(always)]
+    unsafe fn run_on_vectors<W: OnVectors>(work: W) -> W::Output {
+        // SAFETY: the caller checked the CPU.
+        unsafe { run(work) }
+    }
+}
+
+/// An AVX-512 filter beside the SHA-NI rounds of the next block: the
+/// arrangement of [`Platform::ShaNiAvx512`] (`Beside<Avx512Filter>`, with
+/// the rol-2 expansion) and of [`Platform::ShaNiAvx512Lanes8`]
+/// (`Beside<Lanes8Filter>`, with the SHA message instructions); the rounds
+/// compiled with AVX-512VL, a short call's filter behind them.
+struct Beside<F>(PhantomData<F>);
+
+/// What differs between the two filters beside the rounds.
+trait BesideFilter: InterleavedFilter<Mirrored> {
+    /// The most blocks a call filters behind the rounds.
+    const SHORT_CALL: usize;
+    /// Whether it hides the filter from a second thread.
+    const HIDES_FILTER: bool;
+}
+
+impl BesideFilter for Avx512Filter {
+    const SHORT_CALL: usize = SHORT_CALL_INTEL;
+    const HIDES_FILTER: bool = false;
+}
+
+impl BesideFilter for Lanes8Filter {
+    const SHORT_CALL: usize = SHORT_CALL_AMD;
+    const HIDES_FILTER: bool = true;
+}
+
+impl<F: BesideFilter> Arrangement for Beside<F> {
+    const NAME: &'static str = "sha-ni+avx512";
+    const HIDES_FILTER: bool = F::HIDES_FILTER;
+    type Vectors = Lanes512;
+
+    #[inline(always)]
+    unsafe fn compress_blocks<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
+        // SAFETY (each): the caller checked the CPU.
+        unsafe { compress::<E>(chain, blocks) }
     }
 
     #[inline(always)]
-    fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
-        // SAFETY: every one names a CPU with AVX-512 F, BW and VL.
-        unsafe { run(work) }
+    unsafe fn detect<E: Expand>(
+        chain: &mut [u32; 5],
+        blocks: &[Block],
+        reduced_round: bool,
+    ) -> Option<Found> {
+        if blocks.len() <= F::SHORT_CALL {
+            unsafe { sha_ni_detect_avx2::<E>(chain, blocks, reduced_round) }
+        } else {
+            unsafe { interleaved::<F, E>(chain, blocks, reduced_round, &mut schedules()) }
+        }
     }
 }
 
@@ -168,7 +154,7 @@ fn schedules() -> [Mirrored; 2] {
     [Mirrored::default(), Mirrored::default()]
 }
 
-/// [`Kernels::compress`] with SHA-NI, compiled with AVX-512VL: the
+/// [`Kernels::compress_blocks`](crate::platform::Kernels::compress_blocks) with SHA-NI, compiled with AVX-512VL: the
 /// schedule's rotates and three-input xors take one instruction each
 /// (128-bit: no dirty upper state next to the SHA instructions).
 ///
@@ -180,7 +166,7 @@ unsafe fn compress<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
     unsafe { x86_sha::rounds::<E>(chain, blocks) }
 }
 
-/// [`Kernels::detect_per_block`] with the rounds compiled with AVX-512VL
+/// [`Kernels::detect_per_block`](crate::platform::Kernels::detect_per_block) with the rounds compiled with AVX-512VL
 /// and the filter `F` of each block beside the rounds of the next, on
 /// zeroed schedules.
 ///
@@ -205,7 +191,7 @@ unsafe fn interleaved<F: InterleavedFilter<Mirrored>, E: Expand>(
     }
 }
 
-/// [`Kernels::run_on_vectors`] on AVX-512.
+/// [`Kernels::run_on_vectors`](crate::platform::Kernels::run_on_vectors) on AVX-512.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VL.

@@ -1,5 +1,5 @@
-//! The x86_64 backends, fastest first, and the `#[target_feature]` entry
-//! of each operation of their platforms.
+//! The x86_64 backends, fastest first, and the one `match` from each of
+//! their platforms to its kernels (kernels.rs, and avx512.rs).
 //!
 //! SHA-NI compression with the AVX-512, AVX2 or SSE2 filter, then the
 //! portable compressor with each filter (CPUs without SHA-NI). SSE2 is part
@@ -34,13 +34,11 @@
 #[cfg_attr(not(sha1dc_avx512), path = "../none.rs")]
 mod avx512;
 
-use super::Kernels;
+mod kernels;
+
 use super::choice::{Backend, Vendor};
-use crate::block::{Block, Mirrored};
-use crate::compress::x86_sha::{self, Expand, Expansion, Rol2, with_expansion};
-use crate::detect::x86_sha::{ShaNi, Sse2Filter, mask8_avx2, test_schedule};
-use crate::detect::{self, Candidates, Compressed, Found};
-use crate::dv::DisturbanceVector;
+use super::{Ahead, Arch, OnKernels};
+use crate::compress::x86_sha::{Expansion, Rol2, ShaMsg};
 use crate::vector::OnVectors;
 
 cpufeatures::new!(has_sha_ni, "sha", "sse2", "ssse3", "sse4.1");
@@ -98,106 +96,23 @@ pub(super) static BACKENDS: &[Backend] = &[
     },
 ];
 
-impl Kernels for Platform {
-    fn name(self) -> &'static str {
-        match self {
-            Platform::Sse2 => "sse2",
-            Platform::Avx2 => "avx2",
-            Platform::ShaNiSse2 => "sha-ni+sse2",
-            Platform::ShaNiAvx2(_) => "sha-ni+avx2",
-            Platform::Avx512(p) => p.name(),
-        }
-    }
-
-    #[inline]
-    fn compress(self, chain: &mut [u32; 5], blocks: &[Block]) {
-        match self {
-            // SAFETY (both): these name a CPU with SHA-NI.
-            Platform::ShaNiSse2 => unsafe { sha_ni_compress::<Rol2>(chain, blocks) },
-            Platform::ShaNiAvx2(e) => unsafe { with_expansion!(e, sha_ni_compress(chain, blocks)) },
-            Platform::Avx512(p) => p.compress(chain, blocks),
-            Platform::Sse2 | Platform::Avx2 => {
-                crate::compress::portable::compress_blocks(chain, blocks)
-            }
-        }
-    }
-
-    #[inline]
-    fn detects_per_block(self) -> bool {
-        match self {
-            Platform::ShaNiSse2 | Platform::ShaNiAvx2(_) => true,
-            Platform::Avx512(p) => p.detects_per_block(),
-            Platform::Sse2 | Platform::Avx2 => false,
-        }
-    }
-
-    #[inline]
-    fn detect_per_block(
-        self,
-        chain: &mut [u32; 5],
-        blocks: &[Block],
-        reduced_round: bool,
-    ) -> Option<Option<Found>> {
-        // SAFETY (both): these name a CPU with SHA-NI (and AVX2).
-        let found = match self {
-            Platform::ShaNiSse2 => unsafe { detect_sse2(chain, blocks, reduced_round) },
-            Platform::ShaNiAvx2(e) => unsafe {
-                with_expansion!(e, sha_ni_detect_avx2(chain, blocks, reduced_round))
-            },
-            Platform::Avx512(p) => return p.detect_per_block(chain, blocks, reduced_round),
-            Platform::Sse2 | Platform::Avx2 => return None,
-        };
-        Some(found)
-    }
-
-    #[inline]
-    fn hides_filter(self) -> bool {
-        matches!(self, Platform::Avx512(p) if p.hides_filter())
-    }
-
-    #[inline]
-    fn compress_candidate(
-        self,
-        chain: &mut [u32; 5],
-        block: &Block,
-        c: Candidates,
-    ) -> Option<DisturbanceVector> {
-        match self {
-            // SAFETY (both): these name a CPU with SHA-NI.
-            Platform::ShaNiSse2 => unsafe { sha_ni_compress_candidate::<Rol2>(chain, block, c) },
-            Platform::ShaNiAvx2(e) => unsafe {
-                with_expansion!(e, sha_ni_compress_candidate(chain, block, c))
-            },
-            Platform::Avx512(p) => p.compress_candidate(chain, block, c),
-            Platform::Sse2 | Platform::Avx2 => super::compress_candidate_portable(chain, block, c),
-        }
-    }
-
-    #[inline]
-    fn test_candidate(
-        self,
-        compressed: &Compressed,
-        block: &Block,
-        c: Candidates,
-    ) -> Option<DisturbanceVector> {
-        match self {
-            // SAFETY (both): these name a CPU with SHA-NI.
-            Platform::ShaNiSse2 => unsafe { sha_ni_test_candidate::<Rol2>(compressed, block, c) },
-            Platform::ShaNiAvx2(e) => unsafe {
-                with_expansion!(e, sha_ni_test_candidate(compressed, block, c))
-            },
-            Platform::Avx512(p) => p.test_candidate(compressed, block, c),
-            Platform::Sse2 | Platform::Avx2 => super::test_scalar(compressed, block, c),
-        }
-    }
-
+impl Arch for Platform {
     #[inline(always)]
-    fn run_on_vectors<W: OnVectors>(self, work: W) -> W::Output {
+    fn run_on_kernels<W: OnKernels>(self, work: W) -> W::Output {
+        use kernels::{Avx2, Avx2Behind, ShaNiKernels, Sse2, Sse2Beside};
+        // SAFETY (every arm): the backend table made this value for a CPU
+        // with the kernels' instructions.
         match self {
-            Platform::Sse2 | Platform::ShaNiSse2 => run_sse2(work),
-            // SAFETY: these name a CPU with AVX2.
-            Platform::Avx2 | Platform::ShaNiAvx2(_) => unsafe { run_avx2(work) },
-            Platform::Avx512(p) => p.run_on_vectors(work),
+            Platform::Sse2 => unsafe { work.run::<Ahead<Sse2>>() },
+            Platform::Avx2 => unsafe { work.run::<Ahead<Avx2>>() },
+            Platform::ShaNiSse2 => unsafe { work.run::<ShaNiKernels<Rol2, Sse2Beside>>() },
+            Platform::ShaNiAvx2(Expansion::ShaMsg) => unsafe {
+                work.run::<ShaNiKernels<ShaMsg, Avx2Behind>>()
+            },
+            Platform::ShaNiAvx2(Expansion::Rol2) => unsafe {
+                work.run::<ShaNiKernels<Rol2, Avx2Behind>>()
+            },
+            Platform::Avx512(p) => p.run_on_kernels(work),
         }
     }
 
@@ -205,7 +120,7 @@ impl Kernels for Platform {
     /// `u64` forms of the filter and the batch took a tenth of the C
     /// library, for a backend only a caller naming it runs.
     fn run_portable<W: OnVectors>(work: W) -> W::Output {
-        run_sse2(work)
+        kernels::run_sse2(work)
     }
 }
 
@@ -238,127 +153,6 @@ pub(super) fn vendor() -> Vendor {
             if amd { Vendor::Amd } else { Vendor::Other }
         }
     }
-}
-
-// The entries: one `#[target_feature]` function per operation, each over
-// the kernel's generic body (src/compress/x86_sha.rs, src/detect/), the
-// expansion a type so that the rounds are compiled for each.
-
-/// [`Kernels::compress`] with SHA-NI.
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn sha_ni_compress<E: Expand>(chain: &mut [u32; 5], blocks: &[Block]) {
-    // SAFETY: the caller checked the CPU.
-    unsafe { x86_sha::rounds::<E>(chain, blocks) }
-}
-
-/// [`Kernels::compress_candidate`] with SHA-NI.
-///
-/// # Safety
-/// As [`sha_ni_compress`].
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn sha_ni_compress_candidate<E: Expand>(
-    chain: &mut [u32; 5],
-    block: &Block,
-    c: Candidates,
-) -> Option<DisturbanceVector> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { detect::compress_and_test::<ShaNi<E>>(chain, block, c) }
-}
-
-/// [`Kernels::test_candidate`] with SHA-NI: the schedule by their vector
-/// recurrence.
-///
-/// # Safety
-/// As [`sha_ni_compress`].
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn sha_ni_test_candidate<E: Expand>(
-    compressed: &Compressed,
-    block: &Block,
-    c: Candidates,
-) -> Option<DisturbanceVector> {
-    // SAFETY: the caller checked the CPU.
-    unsafe {
-        test_schedule(
-            compressed,
-            &crate::block::InOrder(x86_sha::schedule::<E>(block)),
-            c,
-        )
-    }
-}
-
-/// [`Kernels::detect_per_block`] with the 4-lane SSE2 filter of each
-/// block beside the rounds of the next, on schedules zeroed here.
-///
-/// # Safety
-/// As [`sha_ni_compress`].
-#[inline]
-unsafe fn detect_sse2(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<Found> {
-    let mut schedules = [Mirrored::default(), Mirrored::default()];
-    // SAFETY: the caller checked the CPU.
-    unsafe { interleaved_sse2(chain, blocks, reduced_round, &mut schedules) }
-}
-
-/// [`detect_sse2`] under its target features.
-///
-/// # Safety
-/// As [`sha_ni_compress`].
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn interleaved_sse2(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-    schedules: &mut [Mirrored; 2],
-) -> Option<Found> {
-    // SAFETY: the caller checked the CPU.
-    unsafe {
-        detect::interleaved::detect_interleaved::<ShaNi<Rol2>, Sse2Filter>(
-            chain,
-            blocks,
-            reduced_round,
-            schedules,
-        )
-    }
-}
-
-/// [`Kernels::detect_per_block`] with the 8-lane AVX2 per-block filter
-/// behind a call (its `vzeroupper` on return keeps the SHA instructions
-/// clean).
-///
-/// # Safety
-/// The CPU must support SHA, SSE2, SSSE3, SSE4.1 and AVX2.
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn sha_ni_detect_avx2<E: Expand>(
-    chain: &mut [u32; 5],
-    blocks: &[Block],
-    reduced_round: bool,
-) -> Option<Found> {
-    // SAFETY: the caller checked the CPU.
-    unsafe { detect::detect_blocks::<ShaNi<E>>(chain, blocks, reduced_round, |s| mask8_avx2(s)) }
-}
-
-/// [`Kernels::run_on_vectors`] on SSE2, the portable platform's too: one
-/// form, not one inlined in each.
-#[inline(never)]
-fn run_sse2<W: OnVectors>(work: W) -> W::Output {
-    // SAFETY: SSE2 is part of x86-64.
-    unsafe { work.run::<core::arch::x86_64::__m128i>() }
-}
-
-/// [`Kernels::run_on_vectors`] on AVX2.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn run_avx2<W: OnVectors>(work: W) -> W::Output {
-    // SAFETY: the caller checked AVX2.
-    unsafe { work.run::<core::arch::x86_64::__m256i>() }
 }
 
 #[cfg(test)]
