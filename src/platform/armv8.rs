@@ -46,7 +46,7 @@ impl Kernels for Armv8 {
     #[inline(always)]
     unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
         // SAFETY (each): the caller checked the CPU.
-        unsafe { compress(chain, blocks) }
+        unsafe { compress_blocks(chain, blocks) }
     }
 
     #[inline(always)]
@@ -79,7 +79,7 @@ unsafe fn compress_blocks(chain: &mut [u32; 5], blocks: &[Block]) {
 /// [`Kernels::compress_candidate`] with the ARMv8 rounds.
 ///
 /// # Safety
-/// As [`compress`].
+/// As [`compress_blocks`].
 #[clippy::msrv = "1.72"]
 #[target_feature(enable = "neon,sha2")]
 unsafe fn compress_candidate(
