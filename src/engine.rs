@@ -1,6 +1,7 @@
-//! The engine: the streaming state machine behind [`Hasher`](crate::Hasher)
-//! (buffering, the output chain, the record of what was flagged). It
-//! decides what to do with blocks; the platform does the work (src/platform).
+//! The engine: the streaming state machine behind [`Hasher`](crate::Hasher):
+//! the buffer, the block held back, the length, the padding. What the
+//! blocks make (the chains, the record of what was flagged) is the driver's
+//! (src/chains.rs), which runs them on the platform's kernels.
 //!
 //! [`Engine::update`] and [`Engine::finalize`] (or [`Engine::hash_all`],
 //! the whole message at once) split the input into whole blocks, hold the

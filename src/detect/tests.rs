@@ -8,7 +8,7 @@ use crate::block::{Block, expand};
 use crate::compress::{IV, compress_expanded, steps_forward};
 use crate::dv::{DVS, DisturbanceVector, DvKind};
 use crate::platform::choice::Vendor;
-use crate::platform::{Backend, Kernels, OnKernels, Platform};
+use crate::platform::{Backend, Kernels, OnKernels, Platform, Traits};
 
 fn words(s: &str) -> Vec<u32> {
     s.split_whitespace()
@@ -199,7 +199,8 @@ fn per_block_forms_find_the_block_anywhere_in_a_call() {
     // there: the portable one stands for them.
     let mut forms: Vec<(String, Platform)> = vec![("portable".into(), Platform::Portable)];
     for backend in Backend::all() {
-        if !backend.other.run_on_kernels(PerBlock) {
+        let (_, per_block, _) = backend.other.run_on_kernels(Traits);
+        if !per_block {
             continue;
         }
         if (backend.supported)() {
@@ -281,16 +282,5 @@ impl OnKernels for DetectPerBlock<'_> {
     unsafe fn run<K: Kernels>(self) -> Self::Output {
         // SAFETY: as this function's.
         unsafe { K::detect_per_block(self.0, self.1, self.2) }
-    }
-}
-
-/// [`Kernels::PER_BLOCK`] of a platform.
-struct PerBlock;
-
-impl OnKernels for PerBlock {
-    type Output = bool;
-
-    unsafe fn run<K: Kernels>(self) -> bool {
-        K::PER_BLOCK
     }
 }

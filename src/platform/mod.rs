@@ -210,7 +210,7 @@ impl Platform {
     /// [`Kernels::HIDES_FILTER`].
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn hides_filter(self) -> bool {
-        self.run_on_kernels(Traits).1
+        self.run_on_kernels(Traits).2
     }
 
     /// Compresses `blocks` into `chain`.
@@ -244,14 +244,15 @@ impl Platform {
     }
 }
 
-/// A platform's constants: name, filter hidden.
-struct Traits;
+/// A platform's constants as work: [`Kernels::NAME`],
+/// [`Kernels::PER_BLOCK`], [`Kernels::HIDES_FILTER`].
+pub(crate) struct Traits;
 
 impl OnKernels for Traits {
-    type Output = (&'static str, bool);
+    type Output = (&'static str, bool, bool);
 
     unsafe fn run<K: Kernels>(self) -> Self::Output {
-        (K::NAME, K::HIDES_FILTER)
+        (K::NAME, K::PER_BLOCK, K::HIDES_FILTER)
     }
 }
 
